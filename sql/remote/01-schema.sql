@@ -1,0 +1,65 @@
+-- Oneway remote side, part 1: the change log and the tables the capture and the
+-- position assigner keep their state in. Idempotent: safe to run at every start.
+
+create schema if not exists oneway;
+
+-- One row: who this database is. The incarnation changes when the schema is
+-- installed anew, so a central database can tell a restored or re-created remote
+-- from the one it has been replicating.
+create table if not exists oneway.node (
+  singleton   boolean primary key default true check (singleton),
+  incarnation uuid not null default gen_random_uuid(),
+  installed_at timestamptz not null default now()
+);
+insert into oneway.node default values on conflict do nothing;
+
+-- Statement-order id: taken by the capture trigger inside the writer's transaction.
+-- CACHE 1 so that ids follow the order in which statements ran across sessions.
+create sequence if not exists oneway.change_log_log_id_seq cache 1;
+
+-- The change log (SPEC §2). One row per changed row. position stays null until the
+-- single position assigner numbers the row after its transaction committed (SPEC §3).
+create table if not exists oneway.change_log (
+  log_id       bigint primary key default nextval('oneway.change_log_log_id_seq'),
+  txid         xid8 not null default pg_current_xact_id(),
+  position     bigint unique,
+  tx_end       boolean not null default false,
+  object_type  text not null,
+  object_id    jsonb not null,
+  op           char(1) not null check (op in ('I', 'U', 'D')),
+  state        char(1) not null default 'L' check (state in ('L', 'B')),
+  capture_mode char(1) not null default 'I' check (capture_mode in ('I', 'R')),
+  row_image    jsonb,
+  logged_at    timestamptz not null default now(),
+  blocked_at   timestamptz,
+  block_reason text
+);
+alter sequence oneway.change_log_log_id_seq owned by oneway.change_log.log_id;
+
+comment on column oneway.change_log.log_id is 'statement-order id, from a CACHE 1 sequence inside the writer''s transaction';
+comment on column oneway.change_log.txid is 'source transaction id (top level, 64-bit)';
+comment on column oneway.change_log.position is 'gapless, commit-consistent per-source number; null until assigned, never changed afterwards';
+comment on column oneway.change_log.tx_end is 'true on the last change of its transaction';
+comment on column oneway.change_log.object_type is 'schema-qualified table name, quoted where needed';
+comment on column oneway.change_log.object_id is 'primary key values as a JSON object; for U and D the key before the change';
+comment on column oneway.change_log.op is 'I insert, U update, D delete';
+comment on column oneway.change_log.state is 'L logged (ready to send), B blocked';
+comment on column oneway.change_log.capture_mode is 'I image (row image stored), R reference (row read when the message is built)';
+comment on column oneway.change_log.row_image is 'new row values as JSON (I and U in image mode); null for D and in reference mode';
+
+-- Tables under capture and how their key is made.
+create table if not exists oneway.captured_table (
+  table_name   text primary key,
+  relid        oid not null unique,
+  key_columns  text[] not null,
+  capture_mode char(1) not null default 'I' check (capture_mode in ('I', 'R')),
+  enabled_at   timestamptz not null default now()
+);
+
+-- The last position handed out. One row; the assigner updates it in the same
+-- transaction as the rows it numbers, so positions are gapless.
+create table if not exists oneway.position_counter (
+  singleton     boolean primary key default true check (singleton),
+  last_position bigint not null default 0
+);
+insert into oneway.position_counter default values on conflict do nothing;

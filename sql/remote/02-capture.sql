@@ -1,0 +1,98 @@
+-- Oneway remote side, part 2: the capture trigger and the calls that switch capture
+-- on and off per table.
+
+-- Row trigger. Arguments: the schema-qualified table name, then the key columns.
+-- Writes one change-log row per changed row with the key and, in image mode, the
+-- new row image.
+create or replace function oneway.capture_change() returns trigger
+language plpgsql as $$
+declare
+  image jsonb;
+  key_image jsonb;
+  k jsonb := '{}';
+  i int;
+begin
+  if TG_OP = 'INSERT' then
+    image := to_jsonb(NEW);
+    key_image := image;
+  elsif TG_OP = 'UPDATE' then
+    image := to_jsonb(NEW);
+    key_image := to_jsonb(OLD);
+  else
+    key_image := to_jsonb(OLD);
+  end if;
+  for i in 1 .. TG_NARGS - 1 loop
+    k := k || jsonb_build_object(TG_ARGV[i], key_image -> TG_ARGV[i]);
+  end loop;
+  insert into oneway.change_log(object_type, object_id, op, row_image)
+  values (TG_ARGV[0], k, left(TG_OP, 1), image);
+  return null;
+end $$;
+
+-- TRUNCATE fires no row triggers, so it would be lost silently: refuse it.
+create or replace function oneway.refuse_truncate() returns trigger
+language plpgsql as $$
+begin
+  raise exception 'TRUNCATE of %.% is not replicated while capture is on', TG_TABLE_SCHEMA, TG_TABLE_NAME
+    using errcode = '0A000',
+          hint = 'delete the rows instead, or call oneway.disable_capture() first and re-onboard the table';
+end $$;
+
+-- Switch capture on for one table. mode: 'image' (default). Any table with a primary
+-- key is accepted, composite keys included; calling it again is harmless.
+create or replace function oneway.enable_capture(tbl regclass, mode text default 'image') returns text
+language plpgsql as $$
+declare
+  qualified text;
+  keys text[];
+  args text;
+begin
+  if mode is distinct from 'image' then
+    raise exception 'capture mode "%" is not available; use ''image''', mode
+      using errcode = '22023';
+  end if;
+  select format('%I.%I', n.nspname, c.relname) into qualified
+    from pg_class c join pg_namespace n on n.oid = c.relnamespace
+   where c.oid = tbl and c.relkind in ('r', 'p');
+  if qualified is null then
+    raise exception '% is not a table', tbl using errcode = '42809';
+  end if;
+  select array_agg(a.attname::text order by k.ord) into keys
+    from pg_index x
+    cross join lateral unnest(x.indkey) with ordinality as k(attnum, ord)
+    join pg_attribute a on a.attrelid = x.indrelid and a.attnum = k.attnum
+   where x.indrelid = tbl and x.indisprimary;
+  if keys is null then
+    raise exception 'table % has no primary key; capture needs one to identify rows', qualified
+      using errcode = '42P10', hint = 'add a primary key, then call oneway.enable_capture again';
+  end if;
+  select string_agg(quote_literal(a), ', ') into args from unnest(qualified || keys) a;
+  execute format('drop trigger if exists oneway_capture on %s', qualified);
+  execute format('create trigger oneway_capture after insert or update or delete on %s '
+                 'for each row execute function oneway.capture_change(%s)', qualified, args);
+  execute format('drop trigger if exists oneway_refuse_truncate on %s', qualified);
+  execute format('create trigger oneway_refuse_truncate before truncate on %s '
+                 'for each statement execute function oneway.refuse_truncate()', qualified);
+  insert into oneway.captured_table(table_name, relid, key_columns, capture_mode)
+  values (qualified, tbl, keys, 'I')
+  on conflict (table_name) do update set relid = excluded.relid, key_columns = excluded.key_columns,
+                                         capture_mode = excluded.capture_mode, enabled_at = now();
+  return qualified;
+end $$;
+
+-- Switch capture off for one table. Changes already logged stay in the log and are
+-- still sent.
+create or replace function oneway.disable_capture(tbl regclass) returns text
+language plpgsql as $$
+declare
+  qualified text;
+begin
+  select table_name into qualified from oneway.captured_table where relid = tbl;
+  if qualified is null then
+    raise exception 'capture is not enabled for %', tbl using errcode = '22023';
+  end if;
+  execute format('drop trigger if exists oneway_capture on %s', qualified);
+  execute format('drop trigger if exists oneway_refuse_truncate on %s', qualified);
+  delete from oneway.captured_table where relid = tbl;
+  return qualified;
+end $$;

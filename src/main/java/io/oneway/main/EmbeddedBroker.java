@@ -1,0 +1,52 @@
+package io.oneway.main;
+
+import java.nio.file.Path;
+
+import org.apache.activemq.artemis.core.server.embedded.EmbeddedActiveMQ;
+import org.apache.camel.Service;
+
+/** An ActiveMQ Artemis broker inside the JVM, configured from a broker.xml in {@code artemis-config/}. */
+public final class EmbeddedBroker implements Service {
+
+    /** broker.xml reads its journal folder from this JVM system property. */
+    static final String DATA_DIR_PROPERTY = "oneway.broker.data-dir";
+
+    private final String configFile;
+    private final Path dataDirectory;
+    private EmbeddedActiveMQ broker;
+
+    public EmbeddedBroker(String configFile, Path dataDirectory) {
+        this.configFile = configFile;
+        this.dataDirectory = dataDirectory;
+    }
+
+    @Override
+    public synchronized void start() {
+        if (broker != null) {
+            return;
+        }
+        System.setProperty(DATA_DIR_PROPERTY, dataDirectory.toAbsolutePath().toString());
+        EmbeddedActiveMQ b = new EmbeddedActiveMQ();
+        b.setConfigResourcePath(Path.of(configFile).toAbsolutePath().toUri().toString());
+        try {
+            b.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start the embedded Artemis broker from " + configFile + ": " + e.getMessage(), e);
+        }
+        broker = b;
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (broker == null) {
+            return;
+        }
+        try {
+            broker.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot stop the embedded Artemis broker: " + e.getMessage(), e);
+        } finally {
+            broker = null;
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package io.oneway.main;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+import javax.sql.DataSource;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.apache.camel.Service;
+
+/** A real PostgreSQL server run from the JVM (zonky binaries), keeping its data between runs. */
+public final class EmbeddedPostgresServer implements Service {
+
+    private final String name;
+    private final int port;
+    private final Path dataDirectory;
+    private EmbeddedPostgres postgres;
+
+    public EmbeddedPostgresServer(String name, int port, Path dataDirectory) {
+        this.name = name;
+        this.port = port;
+        this.dataDirectory = dataDirectory;
+    }
+
+    @Override
+    public synchronized void start() {
+        if (postgres != null) {
+            return;
+        }
+        try {
+            postgres = EmbeddedPostgres.builder()
+                    .setPort(port)
+                    .setDataDirectory(dataDirectory)
+                    .setCleanDataDirectory(false)
+                    .setServerConfig("max_connections", "200")
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the embedded " + name + " PostgreSQL on port " + port
+                    + " (is the port taken? set oneway.embedded." + name + "-port)", e);
+        }
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (postgres == null) {
+            return;
+        }
+        try {
+            postgres.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot stop the embedded " + name + " PostgreSQL", e);
+        } finally {
+            postgres = null;
+        }
+    }
+
+    /** Superuser access to the {@code postgres} database, for installing SQL. */
+    public DataSource adminDataSource() {
+        return postgres.getPostgresDatabase();
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String name() {
+        return name;
+    }
+}

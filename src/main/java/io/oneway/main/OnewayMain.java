@@ -1,0 +1,51 @@
+package io.oneway.main;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+
+import org.apache.camel.main.Main;
+
+/**
+ * Starts Oneway on Camel Main with the top-level {@code application.properties} and the
+ * profile (role) named on the command line: none for the all-in-one demo, {@code remote}
+ * or {@code central} for one half.
+ */
+public final class OnewayMain {
+
+    private OnewayMain() {
+    }
+
+    public static void main(String... args) throws Exception {
+        create(profile(args), new Properties()).run(args);
+    }
+
+    /**
+     * A configured but not started Main; {@code overrides} beat every properties file
+     * (tests use them to point at their own databases and ports).
+     */
+    public static Main create(String profile, Properties overrides) {
+        Main main = new Main();
+        main.setDefaultPropertyPlaceholderLocation(propertyLocations(profile));
+        main.setOverrideProperties(overrides);
+        main.addMainListener(new EmbeddedDefault());
+        return main;
+    }
+
+    /** The first location wins for a duplicate key, so the profile file comes first. */
+    static String propertyLocations(String profile) {
+        String base = "file:application.properties";
+        return profile == null ? base : "file:application-" + profile + ".properties," + base;
+    }
+
+    /** camel:run passes {@code -profile NAME}; -Dcamel.main.profile works as well. */
+    static String profile(String... args) {
+        List<String> list = Arrays.asList(args);
+        int i = list.indexOf("-profile");
+        if (i >= 0 && i + 1 < list.size()) {
+            return list.get(i + 1);
+        }
+        String fromProperty = System.getProperty("camel.main.profile", System.getProperty("camel.profile"));
+        return fromProperty == null || fromProperty.isBlank() ? null : fromProperty;
+    }
+}
