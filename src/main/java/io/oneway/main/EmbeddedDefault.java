@@ -34,7 +34,8 @@ final class EmbeddedDefault extends MainListenerSupport {
                 Integer.parseInt(property(properties, "oneway.embedded.remote-port")), dataDir.resolve("remote-pg"));
         EmbeddedPostgresServer central = new EmbeddedPostgresServer("central",
                 Integer.parseInt(property(properties, "oneway.embedded.central-port")), dataDir.resolve("central-pg"));
-        EmbeddedBroker broker = new EmbeddedBroker(property(properties, "oneway.embedded.broker-config"), dataDir.resolve("broker"));
+        EmbeddedBroker broker = new EmbeddedBroker(property(properties, "oneway.embedded.broker-config"), dataDir.resolve("broker"),
+                Integer.parseInt(property(properties, "oneway.embedded.broker-port")));
         LOG.info("Starting the all-in-one default: embedded remote and central PostgreSQL and an Artemis broker under {}", dataDir);
         for (Service service : new Service[] {remote, central, broker}) {
             service.start();

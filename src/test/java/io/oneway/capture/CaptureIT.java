@@ -1,0 +1,148 @@
+package io.oneway.capture;
+
+import static io.oneway.testing.Sql.exec;
+import static io.oneway.testing.Sql.number;
+import static io.oneway.testing.Sql.rows;
+import static io.oneway.testing.Sql.value;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import io.oneway.ops.SchemaInstaller;
+import io.oneway.ops.SchemaInstaller.Part;
+import io.oneway.testing.PostgresFixture;
+
+/** SPEC §2 against a real PostgreSQL: what the capture trigger writes to the change log. */
+class CaptureIT {
+
+    private static DataSource db;
+
+    @BeforeAll
+    static void database() {
+        db = PostgresFixture.newDatabase("capture").dataSource();
+        SchemaInstaller.install(db, Part.REMOTE);
+        exec(db, """
+                create table "Odd Schema"."all types" (
+                  id bigint, "Key part" text,
+                  n numeric(30, 10), f double precision, i int, b boolean, t text, bin bytea, j jsonb,
+                  arr int[], tarr text[], ts timestamptz, d date, u uuid, iv interval,
+                  primary key (id, "Key part"))""".replace("create table", "create schema \"Odd Schema\"; create table"));
+        exec(db, "create table plain(id int primary key, v text)");
+        exec(db, "create table no_key(v text)");
+    }
+
+    @BeforeEach
+    void captureOnAndEmptyLog() {
+        exec(db, "select oneway.enable_capture('\"Odd Schema\".\"all types\"'), oneway.enable_capture('plain')");
+        exec(db, "delete from \"Odd Schema\".\"all types\"; delete from plain; truncate oneway.change_log");
+    }
+
+    @Test
+    void the_row_image_restores_every_common_column_type_exactly() {
+        exec(db, """
+                insert into "Odd Schema"."all types" values
+                 (1, 'ключ ✓', 12345678901234567890.0123456789, 'NaN', -7, true, E'tab\\there \\"quoted\\" Ünïcødé 😀',
+                  '\\x00ff10'::bytea, '{"a": [1, 2.50, null], "b": {"c": "d"}}', '{1,NULL,3}', '{"x,y","with \\"quote\\""}',
+                  '2024-02-29 23:59:59.123456+05:30', '2024-02-29', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '1 day 02:03:04'),
+                 (2, '', null, null, null, null, null, null, null, null, null, null, null, null, null)""");
+
+        assertEquals(2L, number(db, "select count(*) from oneway.change_log"));
+        // the image, turned back into a row of the same table, equals the row itself, column by column
+        assertEquals(2L, number(db, """
+                select count(*) from oneway.change_log l
+                  join "Odd Schema"."all types" orig on (orig.id, orig."Key part") = ((l.object_id->>'id')::bigint, l.object_id->>'Key part')
+                 where jsonb_populate_record(null::"Odd Schema"."all types", l.row_image) is not distinct from orig"""));
+        assertEquals("\"Odd Schema\".\"all types\"", value(db, "select distinct object_type from oneway.change_log"));
+    }
+
+    @Test
+    void a_composite_key_is_logged_with_all_its_columns() {
+        exec(db, "insert into \"Odd Schema\".\"all types\"(id, \"Key part\") values (7, 'k')");
+        assertEquals("{\"id\": 7, \"Key part\": \"k\"}", value(db, "select object_id::text from oneway.change_log"));
+    }
+
+    @Test
+    void update_logs_the_key_before_the_change_and_the_new_image() {
+        exec(db, "insert into plain values (1, 'a')");
+        exec(db, "update plain set id = 2, v = 'b' where id = 1");
+        List<Map<String, Object>> log = rows(db, "select op, object_id::text as k, row_image::text as img from oneway.change_log order by log_id");
+        assertEquals(List.of("I", "U"), log.stream().map(r -> r.get("op")).toList());
+        assertEquals("{\"id\": 1}", log.get(1).get("k"));
+        assertEquals("{\"v\": \"b\", \"id\": 2}", log.get(1).get("img"));
+    }
+
+    @Test
+    void delete_logs_the_key_and_no_image() {
+        exec(db, "insert into plain values (1, 'a')");
+        exec(db, "delete from plain where id = 1");
+        Map<String, Object> del = rows(db, "select object_id::text as k, row_image from oneway.change_log where op = 'D'").get(0);
+        assertEquals("{\"id\": 1}", del.get("k"));
+        assertNull(del.get("row_image"));
+    }
+
+    @Test
+    void every_row_of_a_multi_row_statement_is_logged_in_order_with_the_writer_transaction_id() throws SQLException {
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            exec(c, "insert into plain select g, 'v' || g from generate_series(1, 100) g");
+            String txid = (String) io.oneway.testing.Sql.rows(c, "select pg_current_xact_id()::text as x").get(0).get("x");
+            c.commit();
+            assertEquals(100L, number(db, "select count(*) from oneway.change_log where txid::text = ?", txid));
+        }
+        assertEquals(1L, number(db, "select count(distinct state) from oneway.change_log where state = 'L'"));
+        assertEquals(0L, number(db, "select count(*) from oneway.change_log where position is not null"));
+    }
+
+    @Test
+    void a_table_without_a_primary_key_is_refused_with_a_clear_error() {
+        SQLException e = assertThrows(SQLException.class, () -> callEnable("no_key"));
+        assertEquals("42P10", e.getSQLState());
+        assertTrue(e.getMessage().contains("no primary key"), e.getMessage());
+    }
+
+    @Test
+    void disabling_capture_stops_logging_for_that_table_only() {
+        exec(db, "select oneway.disable_capture('plain')");
+        exec(db, "insert into plain values (1, 'a')");
+        exec(db, "insert into \"Odd Schema\".\"all types\"(id, \"Key part\") values (1, 'x')");
+        assertEquals(1L, number(db, "select count(*) from oneway.change_log"));
+        assertEquals(0L, number(db, "select count(*) from oneway.captured_table where table_name = 'public.plain'"));
+    }
+
+    @Test
+    void truncate_of_a_captured_table_is_refused_because_it_would_not_be_replicated() {
+        exec(db, "insert into plain values (1, 'a')");
+        SQLException e = assertThrows(SQLException.class, () -> {
+            try (Connection c = db.getConnection()) {
+                exec(c, "truncate plain");
+            }
+        });
+        assertEquals("0A000", e.getSQLState());
+        assertEquals(1L, number(db, "select count(*) from plain"));
+    }
+
+    @Test
+    void enabling_capture_twice_is_harmless() {
+        exec(db, "select oneway.enable_capture('plain')");
+        exec(db, "insert into plain values (1, 'a')");
+        assertEquals(1L, number(db, "select count(*) from oneway.change_log"));
+    }
+
+    private static void callEnable(String table) throws SQLException {
+        try (Connection c = db.getConnection()) {
+            exec(c, "select oneway.enable_capture(?::regclass)", table);
+        }
+    }
+}

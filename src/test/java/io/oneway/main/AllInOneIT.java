@@ -1,0 +1,100 @@
+package io.oneway.main;
+
+import static io.oneway.testing.Sql.number;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+
+import org.apache.camel.main.Main;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/** The all-in-one default boots as `mvn camel:run` would: embedded servers, SQL installed, demo changes captured with positions. */
+class AllInOneIT {
+
+    private static Main main;
+    private static PGSimpleDataSource remote;
+    private static PGSimpleDataSource central;
+    private static int managementPort;
+
+    @BeforeAll
+    static void boot() throws Exception {
+        Path data = Files.createTempDirectory("oneway-all-in-one");
+        int remotePort = freePort();
+        int centralPort = freePort();
+        managementPort = freePort();
+        Properties p = new Properties();
+        p.setProperty("oneway.embedded.data-dir", data.toString());
+        p.setProperty("oneway.embedded.remote-port", Integer.toString(remotePort));
+        p.setProperty("oneway.embedded.central-port", Integer.toString(centralPort));
+        p.setProperty("oneway.embedded.broker-port", Integer.toString(freePort()));
+        p.setProperty("camel.management.port", Integer.toString(managementPort));
+        p.setProperty("oneway.demo.period", "100");
+        main = OnewayMain.create(null, p);
+        main.start();
+        remote = dataSource(remotePort);
+        central = dataSource(centralPort);
+    }
+
+    @AfterAll
+    static void shutdown() {
+        if (main != null) {
+            main.stop();
+        }
+    }
+
+    @Test
+    void demo_changes_are_captured_with_gapless_positions() {
+        await().atMost(Duration.ofSeconds(60)).until(() -> number(remote, "select count(*) from oneway.change_log where position is not null") >= 50);
+        long max = number(remote, "select max(position) from oneway.change_log");
+        assertEquals(max, number(remote, "select count(*) from oneway.change_log where position is not null"), "positions 1..max without holes");
+        assertEquals(3L, number(remote, "select count(*) from oneway.captured_table"));
+        assertTrue(number(remote, "select count(distinct object_type) from oneway.change_log") >= 3);
+    }
+
+    @Test
+    void both_databases_have_the_oneway_schema_and_the_demo_tables() {
+        assertEquals(1L, number(central, "select count(*) from pg_tables where schemaname = 'oneway' and tablename = 'receive_log'"));
+        assertEquals(3L, number(central, "select count(*) from pg_tables where schemaname = 'demo'"));
+    }
+
+    @Test
+    void the_health_endpoint_reports_up_and_jolokia_answers() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpResponse<String> health = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + managementPort + "/observe/health")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, health.statusCode(), health.body());
+        assertTrue(health.body().contains("UP"), health.body());
+        HttpResponse<String> jolokia = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + managementPort
+                + "/observe/jolokia/read/org.apache.camel:context=oneway,type=context,name=%22oneway%22/State")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, jolokia.statusCode(), jolokia.body());
+        assertTrue(jolokia.body().contains("Started"), jolokia.body());
+    }
+
+    private static PGSimpleDataSource dataSource(int port) {
+        PGSimpleDataSource ds = new PGSimpleDataSource();
+        ds.setUrl("jdbc:postgresql://localhost:" + port + "/postgres");
+        ds.setUser("postgres");
+        return ds;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}

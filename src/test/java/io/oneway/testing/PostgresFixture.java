@@ -1,0 +1,68 @@
+package io.oneway.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import javax.sql.DataSource;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * One real PostgreSQL server for the whole test JVM (started on first use, stopped at exit),
+ * and a fresh database for every caller, so test classes never see each other's rows.
+ */
+public final class PostgresFixture {
+
+    private static final AtomicInteger DATABASES = new AtomicInteger();
+    private static EmbeddedPostgres server;
+
+    private PostgresFixture() {
+    }
+
+    public static synchronized EmbeddedPostgres server() {
+        if (server == null) {
+            try {
+                server = EmbeddedPostgres.builder().setServerConfig("max_connections", "300").start();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start the embedded PostgreSQL for tests", e);
+            }
+            EmbeddedPostgres started = server;
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    started.close();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }));
+        }
+        return server;
+    }
+
+    /** Creates an empty database on the shared server. */
+    public static TestDatabase newDatabase(String purpose) {
+        String name = purpose.toLowerCase().replaceAll("[^a-z0-9]", "_") + "_" + DATABASES.incrementAndGet();
+        try (Connection c = server().getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
+            s.execute("create database " + name);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot create test database " + name, e);
+        }
+        PGSimpleDataSource ds = new PGSimpleDataSource();
+        ds.setServerNames(new String[] {"localhost"});
+        ds.setPortNumbers(new int[] {server().getPort()});
+        ds.setDatabaseName(name);
+        ds.setUser("postgres");
+        return new TestDatabase(name, server().getPort(), ds);
+    }
+
+    /** A database on the shared server. */
+    public record TestDatabase(String name, int port, DataSource dataSource) {
+        public String jdbcUrl() {
+            return "jdbc:postgresql://localhost:" + port + "/" + name;
+        }
+    }
+}
