@@ -63,3 +63,23 @@ create table if not exists oneway.position_counter (
   last_position bigint not null default 0
 );
 insert into oneway.position_counter default values on conflict do nothing;
+
+-- What the central database has acknowledged as applied (SPEC §4 ack): every change at or
+-- below acked_position is delivered. Changes are kept until then, and resent on request.
+create table if not exists oneway.sender_state (
+  singleton      boolean primary key default true check (singleton),
+  acked_position bigint not null default 0,
+  acked_at       timestamptz
+);
+insert into oneway.sender_state default values on conflict do nothing;
+
+-- The change log with each record's delivery state. The stored state is L or B; A
+-- (acknowledged: applied on the central database) follows from the ack watermark, so an ack
+-- is one row update rather than one per change.
+create or replace view oneway.change_log_status as
+select l.log_id, l.position, l.txid, l.tx_end, l.object_type, l.object_id, l.op,
+       case when l.state = 'B' then 'B'
+            when l.position is not null and l.position <= s.acked_position then 'A'
+            else 'L' end as state,
+       l.logged_at, l.blocked_at, l.block_reason
+  from oneway.change_log l cross join oneway.sender_state s;

@@ -1,0 +1,2 @@
+-- Stop applying a source, with the reason an operator reads in status and notifications.
+update oneway.source_progress set halted = true, halt_reason = ?, halted_at = now() where source_id = ?

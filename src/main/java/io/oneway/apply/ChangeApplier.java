@@ -1,0 +1,204 @@
+package io.oneway.apply;
+
+import java.sql.BatchUpdateException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+
+import javax.sql.DataSource;
+
+import io.oneway.support.SqlScript;
+import io.oneway.wire.ChangeRecord;
+
+/**
+ * Applies runs of whole source transactions to the central database: in one central transaction
+ * the changes (statements from {@link TableCatalog}, consecutive equal statements batched), their
+ * receive-log rows and the source's new applied position, so that a change is applied exactly once.
+ */
+public final class ChangeApplier {
+
+    private final DataSource central;
+    private final TableCatalog catalog;
+
+    public ChangeApplier(DataSource central, TableCatalog catalog) {
+        this.central = central;
+        this.catalog = catalog;
+    }
+
+    /** The source's progress, registering it on first contact. */
+    public SourceProgress progress(String source) throws SQLException {
+        try (Connection c = central.getConnection()) {
+            update(c, "central/queries/register-source.sql", source);
+            try (PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/read-progress.sql"))) {
+                ps.setString(1, source);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return new SourceProgress(rs.getLong(1), rs.getString(2), rs.getBoolean(3), rs.getString(4));
+                }
+            }
+        }
+    }
+
+    public void recordIncarnation(String source, String incarnation) throws SQLException {
+        try (Connection c = central.getConnection()) {
+            update(c, "central/queries/record-incarnation.sql", incarnation, source);
+        }
+    }
+
+    public void halt(String source, String reason) throws SQLException {
+        try (Connection c = central.getConnection()) {
+            update(c, "central/queries/halt-source.sql", reason, source);
+        }
+    }
+
+    /**
+     * Applies changes {@code first..last} (consecutive, ending a source transaction) after
+     * position {@code first - 1}.
+     * @throws ApplyHaltException when a change cannot be applied; nothing of the run is applied
+     * @throws StaleProgressException when another applier moved the source meanwhile
+     */
+    public void apply(String source, List<ChangeRecord> run, Instant receivedAt) throws SQLException, ApplyHaltException {
+        try (Connection c = central.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                long applied = lockProgress(c, source);
+                if (applied != run.get(0).position() - 1) {
+                    throw new StaleProgressException(source, applied);
+                }
+                applyChanges(c, run);
+                logReceived(c, source, run, receivedAt);
+                update(c, "central/queries/advance-progress.sql", run.get(run.size() - 1).position(), source);
+                c.commit();
+            } catch (SQLException | ApplyHaltException | RuntimeException e) {
+                c.rollback();
+                if (e instanceof SQLException sql && isPermanent(sql)) {
+                    throw culprit(source, run, sql);
+                }
+                throw e;
+            }
+        }
+    }
+
+    private void applyChanges(Connection c, List<ChangeRecord> run) throws SQLException, ApplyHaltException {
+        int i = 0;
+        while (i < run.size()) {
+            String sql = catalog.statement(run.get(i));
+            int j = i;
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                while (j < run.size() && sql.equals(catalog.statement(run.get(j)))) {
+                    List<String> params = TableCatalog.parameters(run.get(j));
+                    for (int p = 0; p < params.size(); p++) {
+                        ps.setString(p + 1, params.get(p));
+                    }
+                    ps.addBatch();
+                    j++;
+                }
+                int[] counts = ps.executeBatch();
+                for (int k = 0; k < counts.length; k++) {
+                    if (counts[k] != 1) {
+                        ChangeRecord change = run.get(i + k);
+                        throw new ApplyHaltException(change, "the databases diverged: " + change.op() + " found "
+                                + (counts[k] == 0 ? "no row" : counts[k] + " rows") + " for key " + change.key());
+                    }
+                }
+            }
+            i = j;
+        }
+    }
+
+    private static void logReceived(Connection c, String source, List<ChangeRecord> run, Instant receivedAt) throws SQLException {
+        Timestamp received = Timestamp.from(receivedAt);
+        try (PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/insert-receive-log.sql"))) {
+            for (ChangeRecord change : run) {
+                ps.setString(1, source);
+                ps.setLong(2, change.position());
+                ps.setLong(3, change.txid());
+                ps.setString(4, change.table());
+                ps.setString(5, change.key());
+                ps.setString(6, change.op());
+                ps.setTimestamp(7, received);
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    /** Re-runs the changes one by one, in a transaction that is rolled back, to name the one the database refuses. */
+    private ApplyHaltException culprit(String source, List<ChangeRecord> run, SQLException batchError) throws SQLException {
+        try (Connection c = central.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                for (ChangeRecord change : run) {
+                    try (PreparedStatement ps = c.prepareStatement(catalog.statement(change))) {
+                        List<String> params = TableCatalog.parameters(change);
+                        for (int p = 0; p < params.size(); p++) {
+                            ps.setString(p + 1, params.get(p));
+                        }
+                        int n = ps.executeUpdate();
+                        if (n != 1) {
+                            return new ApplyHaltException(change, "the databases diverged: " + change.op() + " found no row for key " + change.key());
+                        }
+                    } catch (SQLException e) {
+                        if (!isPermanent(e)) {
+                            throw e;
+                        }
+                        String reason = "23505".equals(e.getSQLState()) && "I".equals(change.op())
+                                ? "the databases diverged: insert found an existing row for key " + change.key()
+                                : "the central database refused it: " + firstLine(e) + " (SQLSTATE " + e.getSQLState() + ")";
+                        return new ApplyHaltException(change, reason);
+                    } catch (ApplyHaltException e) {
+                        return e;
+                    }
+                }
+                return new ApplyHaltException(run.get(0), "the central database refused the run of " + source + ": " + firstLine(batchError));
+            } finally {
+                c.rollback();
+            }
+        }
+    }
+
+    /** Data and schema errors need an operator; connection loss, shutdown, deadlock and lack of resources pass. */
+    static boolean isPermanent(SQLException e) {
+        SQLException root = e instanceof BatchUpdateException b && b.getNextException() != null ? b.getNextException() : e;
+        String state = root.getSQLState();
+        if (state == null || state.length() < 2) {
+            return false;
+        }
+        return switch (state.substring(0, 2)) {
+            case "08", "40", "53", "55", "57", "58", "HV", "XX" -> false;
+            default -> true;
+        };
+    }
+
+    private static String firstLine(SQLException e) {
+        SQLException root = e instanceof BatchUpdateException b && b.getNextException() != null ? b.getNextException() : e;
+        String m = String.valueOf(root.getMessage());
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+
+    private static long lockProgress(Connection c, String source) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/lock-progress.sql"))) {
+            ps.setString(1, source);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new SQLException("source " + source + " has no progress row", "02000");
+                }
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    private static void update(Connection c, String script, Object... args) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(SqlScript.load(script))) {
+            for (int i = 0; i < args.length; i++) {
+                ps.setObject(i + 1, args[i]);
+            }
+            ps.executeUpdate();
+        }
+    }
+}

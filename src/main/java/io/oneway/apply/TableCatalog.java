@@ -1,0 +1,199 @@
+package io.oneway.apply;
+
+import java.io.IOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import javax.sql.DataSource;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+
+import io.oneway.support.SqlScript;
+import io.oneway.wire.ChangeRecord;
+
+/**
+ * Generates the apply statement of a change: only for tables the configuration lists, with
+ * table and column names taken from the central catalogue and quoted, and every value bound
+ * (the row and key travel as one JSON parameter that {@code jsonb_populate_record} turns into
+ * typed columns of the target table).
+ */
+public final class TableCatalog {
+
+    private static final JsonFactory JSON = new JsonFactory();
+    private final DataSource central;
+    private final List<String> configuredTables;
+    private final Map<String, Table> byLoggedName = new ConcurrentHashMap<>();
+    private final Map<String, String> statements = new ConcurrentHashMap<>();
+    private volatile Set<Long> allowed;
+
+    /** @param configuredTables oneway.apply.tables: comma-separated, schema-qualified names of the tables that may be written */
+    public TableCatalog(DataSource central, String configuredTables) {
+        this(central, java.util.Arrays.stream(configuredTables.split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList());
+    }
+
+    /** @param configuredTables the tables that may be written, schema-qualified */
+    public TableCatalog(DataSource central, List<String> configuredTables) {
+        this.central = central;
+        this.configuredTables = List.copyOf(configuredTables);
+    }
+
+    /** The statement text for a change; its parameters are {@link #parameters(ChangeRecord)}. */
+    public String statement(ChangeRecord change) throws ApplyHaltException, SQLException {
+        Table table = table(change);
+        List<String> columns = change.row() == null ? List.of() : fieldNames(change, change.row());
+        List<String> keys = fieldNames(change, change.key());
+        String cacheKey = table.quotedName + '\u0000' + change.op() + '\u0000' + columns + '\u0000' + keys;
+        String sql = statements.get(cacheKey);
+        if (sql == null) {
+            for (String column : columns) {
+                if (!table.columns.contains(column)) {
+                    throw new ApplyHaltException(change, "column \"" + column + "\" of the row image is not a writable column of "
+                            + table.quotedName + " on the central database");
+                }
+            }
+            for (String key : keys) {
+                if (!table.allColumns.contains(key)) {
+                    throw new ApplyHaltException(change, "key column \"" + key + "\" does not exist in " + table.quotedName);
+                }
+            }
+            sql = generate(table.quotedName, change.op(), quoted(columns), quoted(keys));
+            statements.put(cacheKey, sql);
+        }
+        return sql;
+    }
+
+    /** The bound values of {@link #statement(ChangeRecord)}, in order. */
+    public static List<String> parameters(ChangeRecord change) {
+        return switch (change.op()) {
+            case "I" -> List.of(change.row());
+            case "U" -> List.of(change.row(), change.key());
+            default -> List.of(change.key());
+        };
+    }
+
+    static String generate(String table, String op, String columns, String keys) {
+        String record = "jsonb_populate_record(null::" + table + ", ?::jsonb)";
+        return switch (op) {
+            case "I" -> "insert into " + table + " (" + columns + ") select " + columns + " from " + record;
+            case "U" -> "update " + table + " set (" + columns + ") = (select " + columns + " from " + record + ") where ("
+                    + keys + ") = (select " + keys + " from " + record + ")";
+            case "D" -> "delete from " + table + " where (" + keys + ") = (select " + keys + " from " + record + ")";
+            default -> throw new IllegalArgumentException("operation " + op);
+        };
+    }
+
+    /** A double-quoted SQL identifier; embedded quotes are doubled. */
+    static String quote(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
+    private static String quoted(List<String> names) {
+        List<String> q = new ArrayList<>(names.size());
+        for (String n : names) {
+            q.add(quote(n));
+        }
+        return String.join(", ", q);
+    }
+
+    private Table table(ChangeRecord change) throws ApplyHaltException, SQLException {
+        Table t = byLoggedName.get(change.table());
+        if (t == null) {
+            t = load(change);
+            byLoggedName.put(change.table(), t);
+        }
+        return t;
+    }
+
+    private Table load(ChangeRecord change) throws ApplyHaltException, SQLException {
+        try (Connection c = central.getConnection()) {
+            Set<Long> allowedOids = allowed(c);
+            Long oid = oid(c, change.table());
+            if (oid == null || !allowedOids.contains(oid)) {
+                throw new ApplyHaltException(change, "table " + change.table() + " is not replicated to this central database "
+                        + "(not listed in oneway.apply.tables, or missing)");
+            }
+            try (PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/table-columns.sql"))) {
+                ps.setLong(1, oid);
+                try (ResultSet rs = ps.executeQuery()) {
+                    String name = null;
+                    Set<String> writable = new HashSet<>();
+                    Set<String> all = new HashSet<>();
+                    while (rs.next()) {
+                        name = quote(rs.getString("schema_name")) + "." + quote(rs.getString("table_name"));
+                        all.add(rs.getString("column_name"));
+                        if (!rs.getBoolean("generated")) {
+                            writable.add(rs.getString("column_name"));
+                        }
+                    }
+                    return new Table(name, Set.copyOf(writable), Set.copyOf(all));
+                }
+            }
+        }
+    }
+
+    private Set<Long> allowed(Connection c) throws SQLException {
+        Set<Long> a = allowed;
+        if (a == null) {
+            Set<Long> oids = new HashSet<>();
+            for (String name : configuredTables) {
+                Long oid = oid(c, name);
+                if (oid == null) {
+                    throw new SQLException("table " + name + " of oneway.apply.tables does not exist on the central database", "42P01");
+                }
+                oids.add(oid);
+            }
+            a = Set.copyOf(oids);
+            allowed = a;
+        }
+        return a;
+    }
+
+    private static Long oid(Connection c, String name) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/resolve-table.sql"))) {
+            ps.setString(1, name);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? (Long) rs.getObject(1) : null;
+            }
+        } catch (SQLException e) {
+            // 42602 invalid name, 3F000 unknown schema, 22xxx: not a name that can denote a table
+            String state = String.valueOf(e.getSQLState());
+            if (state.startsWith("42") || state.startsWith("3F") || state.startsWith("22")) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    private static List<String> fieldNames(ChangeRecord change, String json) throws ApplyHaltException {
+        List<String> names = new ArrayList<>();
+        try (JsonParser p = JSON.createParser(json)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new ApplyHaltException(change, "row or key is not a JSON object");
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                names.add(p.currentName());
+                p.nextToken();
+                p.skipChildren();
+            }
+        } catch (IOException e) {
+            throw new ApplyHaltException(change, "row or key is not valid JSON: " + e.getMessage());
+        }
+        if (names.isEmpty()) {
+            throw new ApplyHaltException(change, "row or key has no columns");
+        }
+        return names;
+    }
+
+    private record Table(String quotedName, Set<String> columns, Set<String> allColumns) {
+    }
+}

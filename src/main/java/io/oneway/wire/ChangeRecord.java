@@ -1,0 +1,28 @@
+package io.oneway.wire;
+
+/**
+ * One captured change as it travels: its position, its transaction, the table, the key and
+ * row image as JSON text exactly as the remote database wrote them, and its integrity code.
+ *
+ * @param position  gapless per-source number (SPEC §3)
+ * @param txid      source transaction id
+ * @param txEnd     true on the last change of the transaction
+ * @param table     schema-qualified table name as logged (quoted where needed)
+ * @param op        I, U or D
+ * @param key       primary key values, a JSON object (for U and D the key before the change)
+ * @param row       the new row as a JSON object; null for D
+ * @param loggedAt  when the change was made on the remote, ISO-8601
+ * @param mac       HMAC-SHA256 of all the above with the source and incarnation, Base64
+ */
+public record ChangeRecord(long position, long txid, boolean txEnd, String table, String op, String key, String row,
+        String loggedAt, String mac) {
+
+    public ChangeRecord withMac(String newMac) {
+        return new ChangeRecord(position, txid, txEnd, table, op, key, row, loggedAt, newMac);
+    }
+
+    /** How operators see a change in log lines: position, operation, table and key. */
+    public String describe() {
+        return "position " + position + " (" + op + " " + table + " " + key + ", transaction " + txid + ")";
+    }
+}

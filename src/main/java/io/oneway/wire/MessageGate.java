@@ -1,0 +1,104 @@
+package io.oneway.wire;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.apache.camel.Exchange;
+import org.apache.camel.Processor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.oneway.support.OnewayMetrics;
+
+/**
+ * Admits only messages that decode, belong to the expected source and carry a valid integrity
+ * code. The body becomes the decoded {@link ChangeFrame} or {@link ControlMessage}; a change
+ * whose code does not verify is removed from its frame, and a message with nothing valid left is
+ * marked not accepted. Every refusal is logged once, with its reason, and counted.
+ */
+public final class MessageGate implements Processor {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MessageGate.class);
+    private final WireCodec codec;
+    private final MessageSigner signer;
+    private final OnewayMetrics metrics;
+
+    public MessageGate(WireCodec codec, MessageSigner signer, OnewayMetrics metrics) {
+        this.codec = codec;
+        this.signer = signer;
+        this.metrics = metrics;
+    }
+
+    /** Exchange property {@link Headers#SOURCE}: the source this endpoint belongs to. */
+    @Override
+    public void process(Exchange exchange) {
+        String expected = exchange.getProperty(Headers.SOURCE, String.class);
+        exchange.setProperty(Headers.ACCEPTED, false);
+        Object decoded;
+        try {
+            decoded = codec.decode(exchange.getMessage().getBody(String.class));
+        } catch (MalformedMessageException e) {
+            refuse(expected, "malformed", e.getMessage());
+            return;
+        }
+        String source = decoded instanceof ChangeFrame f ? f.source() : ((ControlMessage) decoded).source();
+        if (!signer.knows(source)) {
+            refuse(expected, "unknown-source", "message from unknown source '" + source + "'");
+            return;
+        }
+        if (expected != null && !expected.equals(source)) {
+            refuse(expected, "wrong-source", "message of source '" + source + "' arrived on the endpoint of '" + expected + "'");
+            return;
+        }
+        if (decoded instanceof ChangeFrame frame) {
+            admitFrame(exchange, frame);
+        } else {
+            admitControl(exchange, (ControlMessage) decoded);
+        }
+    }
+
+    private void admitFrame(Exchange exchange, ChangeFrame frame) {
+        List<ChangeRecord> valid = new ArrayList<>(frame.changes().size());
+        String firstProblem = null;
+        for (ChangeRecord c : frame.changes()) {
+            Optional<String> problem = signer.check(frame.source(), frame.incarnation(), c);
+            if (problem.isEmpty()) {
+                valid.add(c);
+            } else if (firstProblem == null) {
+                firstProblem = "position " + c.position() + ": " + problem.get();
+            }
+        }
+        int refused = frame.changes().size() - valid.size();
+        if (refused > 0) {
+            metrics.count("oneway_refused_changes", frame.source(), refused);
+            refuse(frame.source(), "integrity", refused + " of " + frame.changes().size() + " changes dropped, first at " + firstProblem
+                    + "; they will be requested again");
+        }
+        if (valid.isEmpty()) {
+            return;
+        }
+        ChangeFrame admitted = refused == 0 ? frame : new ChangeFrame(frame.source(), frame.incarnation(), valid);
+        exchange.getMessage().setBody(admitted);
+        exchange.getMessage().setHeader(Headers.KIND, "changes");
+        exchange.getMessage().setHeader(Headers.FIRST, admitted.first());
+        exchange.getMessage().setHeader(Headers.LAST, admitted.last());
+        exchange.setProperty(Headers.ACCEPTED, true);
+    }
+
+    private void admitControl(Exchange exchange, ControlMessage message) {
+        Optional<String> problem = signer.check(message);
+        if (problem.isPresent()) {
+            refuse(message.source(), "integrity", message.kind().wireName() + " message dropped: " + problem.get());
+            return;
+        }
+        exchange.getMessage().setBody(message);
+        exchange.getMessage().setHeader(Headers.KIND, message.kind().wireName());
+        exchange.setProperty(Headers.ACCEPTED, true);
+    }
+
+    private void refuse(String source, String reason, String detail) {
+        metrics.count("oneway_refused_messages", source, reason);
+        LOG.warn("Refused a message for source {}: {}. Nothing was applied from it.", source, detail);
+    }
+}

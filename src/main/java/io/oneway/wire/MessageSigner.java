@@ -1,0 +1,135 @@
+package io.oneway.wire;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Optional;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Computes and checks the integrity code of every message: HMAC-SHA256 with a key per source,
+ * over a length-prefixed encoding of every field, so that no two different messages share an input.
+ */
+public final class MessageSigner {
+
+    private static final String ALGORITHM = "HmacSHA256";
+    private final Map<String, SecretKeySpec> keys;
+
+    /** @param keySpec the keys as configured in oneway.keys: {@code source=key;source=key} */
+    public MessageSigner(String keySpec) {
+        this(parse(keySpec));
+    }
+
+    /** @param keysBySource the secret key of each source, as configured */
+    public MessageSigner(Map<String, String> keysBySource) {
+        this.keys = Map.copyOf(keysBySource.entrySet().stream().collect(java.util.stream.Collectors.toMap(
+                Map.Entry::getKey, e -> new SecretKeySpec(checkedKey(e.getKey(), e.getValue()), ALGORITHM))));
+    }
+
+    public boolean knows(String source) {
+        return source != null && keys.containsKey(source);
+    }
+
+    public ChangeRecord sign(String source, String incarnation, ChangeRecord change) {
+        return change.withMac(mac(source, changeInput(source, incarnation, change)));
+    }
+
+    public ControlMessage sign(ControlMessage message) {
+        return message.withMac(mac(message.source(), controlInput(message)));
+    }
+
+    /** @return empty when the code verifies, else the reason it does not */
+    public Optional<String> check(String source, String incarnation, ChangeRecord change) {
+        return check(source, changeInput(source, incarnation, change), change.mac());
+    }
+
+    /** @return empty when the code verifies, else the reason it does not */
+    public Optional<String> check(ControlMessage message) {
+        return check(message.source(), controlInput(message), message.mac());
+    }
+
+    private Optional<String> check(String source, byte[] input, String mac) {
+        if (!knows(source)) {
+            return Optional.of("unknown source '" + source + "'");
+        }
+        if (mac == null) {
+            return Optional.of("no integrity code");
+        }
+        byte[] given;
+        try {
+            given = Base64.getDecoder().decode(mac);
+        } catch (IllegalArgumentException e) {
+            return Optional.of("integrity code is not Base64");
+        }
+        byte[] expected = Base64.getDecoder().decode(mac(source, input));
+        return MessageDigest.isEqual(given, expected) ? Optional.empty() : Optional.of("integrity code does not verify");
+    }
+
+    private String mac(String source, byte[] input) {
+        SecretKeySpec key = keys.get(source);
+        if (key == null) {
+            throw new IllegalStateException("no HMAC key configured for source '" + source + "'");
+        }
+        try {
+            Mac m = Mac.getInstance(ALGORITHM);
+            m.init(key);
+            return Base64.getEncoder().encodeToString(m.doFinal(input));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HMAC-SHA256 is not available", e);
+        }
+    }
+
+    private static byte[] changeInput(String source, String incarnation, ChangeRecord c) {
+        return fields("change", source, incarnation, Long.toString(c.position()), Long.toString(c.txid()),
+                Boolean.toString(c.txEnd()), c.table(), c.op(), c.key(), c.row(), c.loggedAt());
+    }
+
+    private static byte[] controlInput(ControlMessage m) {
+        return fields(m.kind().wireName(), m.source(), m.incarnation(), Long.toString(m.from()), Long.toString(m.to()));
+    }
+
+    private static byte[] fields(String... values) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        for (String v : values) {
+            if (v == null) {
+                out.write(0xFF);
+                continue;
+            }
+            byte[] b = v.getBytes(StandardCharsets.UTF_8);
+            out.write(0);
+            out.write(b.length >>> 24);
+            out.write(b.length >>> 16);
+            out.write(b.length >>> 8);
+            out.write(b.length);
+            out.write(b, 0, b.length);
+        }
+        return out.toByteArray();
+    }
+
+    private static Map<String, String> parse(String keySpec) {
+        Map<String, String> keys = new java.util.HashMap<>();
+        for (String entry : keySpec.split(";")) {
+            if (entry.isBlank()) {
+                continue;
+            }
+            int eq = entry.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("oneway.keys must read source=key;source=key (an entry has no '=')");
+            }
+            keys.put(entry.substring(0, eq).trim(), entry.substring(eq + 1).trim());
+        }
+        return keys;
+    }
+
+    private static byte[] checkedKey(String source, String key) {
+        if (key == null || key.length() < 16) {
+            throw new IllegalArgumentException("the HMAC key of source '" + source + "' must have at least 16 characters");
+        }
+        return key.getBytes(StandardCharsets.UTF_8);
+    }
+}
