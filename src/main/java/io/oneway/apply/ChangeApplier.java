@@ -65,6 +65,7 @@ public final class ChangeApplier {
         try (Connection c = central.getConnection()) {
             c.setAutoCommit(false);
             try {
+                update(c, "central/queries/begin-apply.sql");
                 long applied = lockProgress(c, source);
                 if (applied != run.get(0).position() - 1) {
                     throw new StaleProgressException(source, applied);
@@ -132,6 +133,7 @@ public final class ChangeApplier {
         try (Connection c = central.getConnection()) {
             c.setAutoCommit(false);
             try {
+                update(c, "central/queries/begin-apply.sql");
                 for (ChangeRecord change : run) {
                     try (PreparedStatement ps = c.prepareStatement(catalog.statement(change))) {
                         List<String> params = TableCatalog.parameters(change);

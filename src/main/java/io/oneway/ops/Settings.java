@@ -1,0 +1,84 @@
+package io.oneway.ops;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import javax.sql.DataSource;
+
+import org.postgresql.ds.PGSimpleDataSource;
+
+/**
+ * The settings an operator command reads: the same {@code application.properties} (and profile
+ * file) the replicator runs with, {@code {{placeholders}}} resolved, JVM system properties first.
+ */
+public final class Settings {
+
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([^}]+)}}");
+    private final Properties properties = new Properties();
+
+    private Settings() {
+    }
+
+    public static Settings load(Path directory, String profile) {
+        Settings s = new Settings();
+        s.read(directory.resolve("application.properties"));
+        if (profile != null) {
+            s.read(directory.resolve("application-" + profile + ".properties"));
+        }
+        s.properties.putAll(System.getProperties());
+        return s;
+    }
+
+    public String get(String key) {
+        String raw = properties.getProperty(key);
+        if (raw == null) {
+            throw new IllegalArgumentException("setting " + key + " is missing from application.properties");
+        }
+        return resolve(raw, 0);
+    }
+
+    public DataSource dataSource(String side) {
+        PGSimpleDataSource ds = new PGSimpleDataSource();
+        ds.setUrl(get("oneway." + side + ".jdbc-url"));
+        ds.setUser(get("oneway." + side + ".user"));
+        String password = get("oneway." + side + ".password");
+        if (!password.isEmpty()) {
+            ds.setPassword(password);
+        }
+        return ds;
+    }
+
+    private String resolve(String value, int depth) {
+        if (depth > 10) {
+            throw new IllegalArgumentException("placeholders nest too deep in " + value);
+        }
+        Matcher m = PLACEHOLDER.matcher(value);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(out, Matcher.quoteReplacement(resolve(get(m.group(1)), depth + 1)));
+        }
+        m.appendTail(out);
+        return out.toString();
+    }
+
+    private void read(Path file) {
+        if (!Files.exists(file)) {
+            throw new IllegalArgumentException("no " + file + " here: run the command from the Oneway folder");
+        }
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        // a profile file overrides the base file
+        properties.putAll(p);
+    }
+}

@@ -1,0 +1,178 @@
+package io.oneway.testing;
+
+import static io.oneway.testing.Sql.exec;
+import static io.oneway.testing.Sql.number;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import javax.sql.DataSource;
+
+import org.apache.camel.main.Main;
+
+import io.oneway.main.EmbeddedBroker;
+import io.oneway.main.OnewayMain;
+import io.oneway.ops.SchemaInstaller;
+import io.oneway.ops.SchemaInstaller.Part;
+import io.oneway.ops.Verifier;
+import io.oneway.ops.Verifier.TableResult;
+import io.oneway.testing.PostgresFixture.TestDatabase;
+
+/**
+ * A real replication set-up for a test class: an Artemis broker from artemis-config/broker.xml,
+ * a central database and remote databases (sources branch1, branch2) with the shop schema,
+ * and the central and remote replicators as separate Camel Mains, each stoppable and restartable.
+ */
+public final class ReplicationFixture implements AutoCloseable {
+
+    public static final List<String> TABLES = List.of("shop.customers", "shop.orders", "shop.order_lines");
+    private static final String CENTRAL_ROUTES = "file:routes/error-handling.camel.yaml,file:routes/receive-changes.camel.yaml,"
+            + "file:src/test/resources/routes/sources-two.camel.yaml,file:routes/send-replies.camel.yaml,"
+            + "file:routes/acknowledge-changes.camel.yaml,file:routes/lossy-link.camel.yaml";
+
+    private final EmbeddedBroker broker;
+    private final int brokerPort;
+    private final TestDatabase central;
+    private final Map<String, TestDatabase> remotes = new HashMap<>();
+    private final Map<String, Main> remoteMains = new HashMap<>();
+    private final Properties common = new Properties();
+    private Main centralMain;
+
+    public ReplicationFixture(String... sources) {
+        try {
+            brokerPort = freePort();
+            broker = new EmbeddedBroker("artemis-config/broker.xml", Files.createTempDirectory("oneway-broker"), brokerPort);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        broker.start();
+        central = PostgresFixture.newDatabase("central");
+        SchemaInstaller.install(central.dataSource(), Part.CENTRAL);
+        exec(central.dataSource(), shopSchema());
+        for (String source : sources) {
+            TestDatabase remote = PostgresFixture.newDatabase("remote_" + source);
+            SchemaInstaller.install(remote.dataSource(), Part.REMOTE);
+            exec(remote.dataSource(), shopSchema());
+            exec(remote.dataSource(), "select oneway.enable_capture(t::regclass) from unnest(array['shop.customers', 'shop.orders', 'shop.order_lines']) t");
+            remotes.put(source, remote);
+        }
+        common.setProperty("oneway.embedded.enabled", "false");
+        common.setProperty("oneway.demo.enabled", "false");
+        common.setProperty("oneway.broker.url", "tcp://127.0.0.1:" + brokerPort + "?cacheDestinations=true");
+        common.setProperty("camel.management.enabled", "false");
+        common.setProperty("camel.main.jmx-enabled", "false");
+        common.setProperty("camel.metrics.enabled", "false");
+        common.setProperty("oneway.apply.tables", String.join(",", TABLES));
+        common.setProperty("oneway.send.retransmit-after", "1500");
+        common.setProperty("oneway.send.max-retransmit-after", "4000");
+        common.setProperty("oneway.apply.resend-after", "800");
+    }
+
+    /** Puts the lossy link in both directions with these settings (call before starting the replicators). */
+    public ReplicationFixture lossy(double drop, double duplicate, double corrupt, int reorderWindow) {
+        common.setProperty("oneway.send.endpoint", "direct:lossy-changes");
+        common.setProperty("oneway.apply.reply-endpoint", "direct:lossy-replies");
+        common.setProperty("oneway.lossy.drop", Double.toString(drop));
+        common.setProperty("oneway.lossy.duplicate", Double.toString(duplicate));
+        common.setProperty("oneway.lossy.corrupt", Double.toString(corrupt));
+        common.setProperty("oneway.lossy.reorder-window", Integer.toString(reorderWindow));
+        return this;
+    }
+
+    public void startCentral() {
+        Properties p = new Properties();
+        p.putAll(common);
+        p.setProperty("camel.main.name", "central");
+        p.setProperty("camel.main.routes-include-pattern", CENTRAL_ROUTES);
+        p.setProperty("oneway.central.jdbc-url", central.jdbcUrl());
+        p.setProperty("oneway.remote.jdbc-url", "jdbc:postgresql://localhost:1/unused");
+        centralMain = start("central", p);
+    }
+
+    public void stopCentral() {
+        centralMain.stop();
+        centralMain = null;
+    }
+
+    public void startRemote(String source) {
+        Properties p = new Properties();
+        p.putAll(common);
+        p.setProperty("camel.main.name", "remote-" + source);
+        p.setProperty("oneway.source.id", source);
+        p.setProperty("oneway.remote.jdbc-url", remotes.get(source).jdbcUrl());
+        p.setProperty("oneway.central.jdbc-url", "jdbc:postgresql://localhost:1/unused");
+        remoteMains.put(source, start("remote", p));
+    }
+
+    public void stopRemote(String source) {
+        remoteMains.remove(source).stop();
+    }
+
+    public DataSource remote(String source) {
+        return remotes.get(source).dataSource();
+    }
+
+    public DataSource central() {
+        return central.dataSource();
+    }
+
+    public int brokerPort() {
+        return brokerPort;
+    }
+
+    /** Waits until every positioned change of the source is applied on the central database. */
+    public void awaitCaughtUp(String source, Duration atMost) {
+        await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> {
+            long captured = number(remote(source), "select count(*) from oneway.change_log");
+            long positioned = number(remote(source), "select coalesce(max(position), 0) from oneway.change_log");
+            long applied = number(central(), "select coalesce(max(applied_position), 0) from oneway.source_progress where source_id = ?", source);
+            return captured == positioned && applied == positioned;
+        });
+    }
+
+    public List<TableResult> verify(String source) throws Exception {
+        return new Verifier(remote(source), central(), 10).verify(TABLES);
+    }
+
+    @Override
+    public void close() {
+        for (Main m : remoteMains.values()) {
+            m.stop();
+        }
+        remoteMains.clear();
+        if (centralMain != null) {
+            centralMain.stop();
+        }
+        broker.stop();
+    }
+
+    private static Main start(String profile, Properties p) {
+        Main main = OnewayMain.create(profile, p);
+        main.start();
+        return main;
+    }
+
+    private static String shopSchema() {
+        try {
+            return new String(ReplicationFixture.class.getResourceAsStream("/shop-schema.sql").readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
