@@ -1,0 +1,65 @@
+package io.oneway.wire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Optional;
+
+import org.junit.jupiter.api.Test;
+
+class MessageSignerTest {
+
+    private final MessageSigner signer = new MessageSigner("a=0123456789abcdef-a;b=0123456789abcdef-b");
+    private final ChangeRecord change = new ChangeRecord(7, 42, true, "public.t", "U", "{\"id\": 1}", "{\"id\": 1, \"v\": \"x\"}", "2026-01-01", null);
+
+    @Test
+    void a_signed_change_verifies() {
+        assertEquals(Optional.empty(), signer.check("a", "inc", signer.sign("a", "inc", change)));
+    }
+
+    @Test
+    void any_changed_field_or_another_incarnation_fails_verification() {
+        ChangeRecord signed = signer.sign("a", "inc", change);
+        assertTrue(signer.check("a", "other-inc", signed).isPresent());
+        assertTrue(signer.check("a", "inc", new ChangeRecord(8, 42, true, "public.t", "U", signed.key(), signed.row(), signed.loggedAt(), signed.mac())).isPresent());
+        assertTrue(signer.check("a", "inc", new ChangeRecord(7, 42, false, "public.t", "U", signed.key(), signed.row(), signed.loggedAt(), signed.mac())).isPresent());
+        assertTrue(signer.check("a", "inc", new ChangeRecord(7, 42, true, "public.t", "U", signed.key(), "{\"id\": 1, \"v\": \"y\"}", signed.loggedAt(), signed.mac())).isPresent());
+    }
+
+    @Test
+    void another_source_key_does_not_verify() {
+        ChangeRecord signedByB = signer.sign("b", "inc", change);
+        assertEquals(Optional.of("integrity code does not verify"), signer.check("a", "inc", signedByB));
+    }
+
+    @Test
+    void field_boundaries_are_part_of_the_code() {
+        ChangeRecord one = signer.sign("a", "i", new ChangeRecord(1, 1, true, "ab", "I", "{}", null, "t", null));
+        ChangeRecord two = signer.sign("a", "i", new ChangeRecord(1, 1, true, "a", "I", "b{}", null, "t", null));
+        assertNotEquals(one.mac(), two.mac());
+    }
+
+    @Test
+    void unknown_sources_missing_and_garbled_codes_are_reported() {
+        assertEquals(Optional.of("unknown source 'c'"), signer.check("c", "inc", change));
+        assertEquals(Optional.of("no integrity code"), signer.check("a", "inc", change));
+        assertEquals(Optional.of("integrity code is not Base64"), signer.check("a", "inc", change.withMac("***")));
+        assertFalse(signer.knows(null));
+    }
+
+    @Test
+    void control_messages_are_signed_too() {
+        ControlMessage ack = signer.sign(ControlMessage.ack("a", "inc", 10));
+        assertEquals(Optional.empty(), signer.check(ack));
+        assertTrue(signer.check(new ControlMessage(ack.kind(), "a", "inc", 11, 11, ack.mac())).isPresent());
+    }
+
+    @Test
+    void short_keys_and_malformed_key_settings_are_refused() {
+        assertThrows(IllegalArgumentException.class, () -> new MessageSigner("a=short"));
+        assertThrows(IllegalArgumentException.class, () -> new MessageSigner("no-equals-sign"));
+    }
+}

@@ -1,0 +1,43 @@
+package io.oneway.wire;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class WireCodecTest {
+
+    private final WireCodec codec = new WireCodec(10_000);
+
+    @Test
+    void frames_and_control_messages_round_trip_exactly() throws Exception {
+        ChangeFrame frame = new ChangeFrame("s", "inc", List.of(
+                new ChangeRecord(1, 9, false, "\"Odd\".\"t\"", "I", "{\"id\": 1}", "{\"id\": 1, \"v\": \"ü \\\" 😀\"}", "2026", "mac1"),
+                new ChangeRecord(2, 9, true, "public.t", "D", "{\"id\": 2}", null, "2026", "mac2")));
+        assertEquals(frame, codec.decode(codec.encode(frame)));
+        ControlMessage resend = ControlMessage.resend("s", "inc", 3, 9).withMac("m");
+        assertEquals(resend, codec.decode(codec.encode(resend)));
+    }
+
+    @Test
+    void malformed_messages_are_refused_with_a_reason() {
+        assertMalformed("{not json", "not valid JSON");
+        assertMalformed("[1, 2]", "not a JSON object");
+        assertMalformed("{\"v\": 2}", "unsupported message version");
+        assertMalformed("{\"v\":1,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[]}", "'changes' is missing or empty");
+        assertMalformed("{\"v\":1,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"e\":true,\"o\":\"I\",\"p\":\"1\"}]}", "'p' is missing or not an integer");
+        assertMalformed("{\"v\":1,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"t\":\"t\",\"o\":\"X\"}]}",
+                "unknown operation");
+        assertMalformed("{\"v\":1,\"kind\":\"nuke\",\"source\":\"s\",\"incarnation\":\"i\"}", "unknown message kind");
+        assertMalformed("{\"v\":1,\"kind\":\"ack\",\"source\":5,\"incarnation\":\"i\"}", "'source' is missing or not a string");
+        assertMalformed("x".repeat(10_001), "over the limit");
+    }
+
+    private void assertMalformed(String text, String reason) {
+        MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> codec.decode(text));
+        assertTrue(e.getMessage().contains(reason), e.getMessage());
+    }
+}
