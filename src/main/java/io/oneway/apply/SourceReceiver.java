@@ -49,6 +49,8 @@ final class SourceReceiver {
     private long ackedSent = -1;
     private long ackSentAt;
     private boolean applyFailing;
+    private long reportedAt;
+    private long appliedSinceReport;
 
     SourceReceiver(String source, ChangeApplier applier, OnewayMetrics metrics, ReceiverSettings settings) {
         this.source = source;
@@ -149,6 +151,18 @@ final class SourceReceiver {
             applied = run.get(run.size() - 1).position();
             parked.headMap(applied, true).clear();
             metrics.count("oneway_applied_changes", source, run.size());
+            report(run.size());
+        }
+    }
+
+    /** An operator-facing progress line at most every few seconds, not one per transaction. */
+    private void report(int changes) {
+        appliedSinceReport += changes;
+        long now = System.currentTimeMillis();
+        if (now - reportedAt >= 5_000) {
+            LOG.info("Source {}: applied up to position {} ({} changes since the last report)", source, applied, appliedSinceReport);
+            reportedAt = now;
+            appliedSinceReport = 0;
         }
     }
 

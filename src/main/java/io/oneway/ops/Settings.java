@@ -36,8 +36,12 @@ public final class Settings {
         return s;
     }
 
+    /** Environment variables override the files as in Camel: ONEWAY_REMOTE_PASSWORD for oneway.remote.password. */
     public String get(String key) {
-        String raw = properties.getProperty(key);
+        String raw = System.getenv(key.toUpperCase().replace('.', '_').replace('-', '_'));
+        if (raw == null) {
+            raw = properties.getProperty(key);
+        }
         if (raw == null) {
             throw new IllegalArgumentException("setting " + key + " is missing from application.properties");
         }

@@ -25,10 +25,7 @@ class LossyLinkIT {
 
     @BeforeAll
     static void start() {
-        fixture = new ReplicationFixture("branch1").lossy(0.20, 0.20, 0.05, 50);
-        ShopWriter.createSharedCustomer(fixture.remote("branch1"));
-        fixture.startCentral();
-        fixture.startRemote("branch1");
+        fixture = ReplicationFixture.running("branch1", new ReplicationFixture("branch1").lossy(0.20, 0.20, 0.05, 50));
     }
 
     @AfterAll

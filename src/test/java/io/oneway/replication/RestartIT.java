@@ -27,10 +27,7 @@ class RestartIT {
 
     @BeforeAll
     static void start() {
-        fixture = new ReplicationFixture("branch1");
-        ShopWriter.createSharedCustomer(fixture.remote("branch1"));
-        fixture.startCentral();
-        fixture.startRemote("branch1");
+        fixture = ReplicationFixture.running("branch1", new ReplicationFixture("branch1"));
     }
 
     @AfterAll

@@ -78,6 +78,14 @@ public final class ReplicationFixture implements AutoCloseable {
         common.setProperty("oneway.apply.resend-after", "800");
     }
 
+    /** A fixture for one source with the shared customer in place, both replicators running. */
+    public static ReplicationFixture running(String source, ReplicationFixture fixture) {
+        ShopWriter.createSharedCustomer(fixture.remote(source));
+        fixture.startCentral();
+        fixture.startRemote(source);
+        return fixture;
+    }
+
     /** Puts the lossy link in both directions with these settings (call before starting the replicators). */
     public ReplicationFixture lossy(double drop, double duplicate, double corrupt, int reorderWindow) {
         common.setProperty("oneway.send.endpoint", "direct:lossy-changes");
