@@ -23,18 +23,29 @@ public final class ShopWriter {
     private final Random random;
     private final List<Long> customers = new ArrayList<>();
     private final List<Long> orders = new ArrayList<>();
+    private final long sharedCustomer;
     private long nextId;
 
+    /** A writer whose transactions all update customer 1, like every other writer on that database. */
     public ShopWriter(DataSource db, long idBase, long seed) {
+        this(db, idBase, seed, 1);
+    }
+
+    public ShopWriter(DataSource db, long idBase, long seed, long sharedCustomer) {
         this.db = db;
         this.idBase = idBase;
         this.nextId = idBase;
         this.random = new Random(seed);
+        this.sharedCustomer = sharedCustomer;
     }
 
-    /** Creates the shared customer 1 that all writers update. */
+    /** Creates the shared customer 1 that writers update. */
     public static void createSharedCustomer(DataSource db) {
-        exec(db, "insert into shop.customers(id, name) values (1, 'shared') on conflict do nothing");
+        createSharedCustomer(db, 1);
+    }
+
+    public static void createSharedCustomer(DataSource db, long id) {
+        exec(db, "insert into shop.customers(id, name) values (?, 'shared') on conflict do nothing", id);
     }
 
     /** Runs transactions until at least {@code changes} row changes were committed; returns the committed change count. */
@@ -87,7 +98,7 @@ public final class ShopWriter {
         }
         newOrders.add(order);
         made += 1 + lines;
-        exec(c, "update shop.customers set balance = balance + 1, updated_at = now() where id = 1");
+        exec(c, "update shop.customers set balance = balance + 1, updated_at = now() where id = ?", sharedCustomer);
         made++;
         if (!orders.isEmpty()) {
             long paid = orders.get(random.nextInt(orders.size()));
@@ -102,7 +113,7 @@ public final class ShopWriter {
         }
         if (!customers.isEmpty() && random.nextInt(10) == 0) {
             long old = customers.get(random.nextInt(customers.size()));
-            if (old != 1 && Sql.rows(c, "select 1 from shop.orders where customer_id = ?", old).isEmpty()) {
+            if (old != sharedCustomer && Sql.rows(c, "select 1 from shop.orders where customer_id = ?", old).isEmpty()) {
                 long renumbered = ++nextId;
                 exec(c, "update shop.customers set id = ? where id = ?", renumbered, old);
                 customers.remove(old);
