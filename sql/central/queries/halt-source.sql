@@ -1,2 +1,2 @@
--- Stop applying a source, with the reason an operator reads in status and notifications.
-update oneway.source_progress set halted = true, halt_reason = ?, halted_at = now() where source_id = ?
+-- Stop applying a source, with the reason and position an operator reads in status and notifications.
+update oneway.source_progress set halted = true, halt_reason = ?, halted_position = ?, halted_at = now() where source_id = ?

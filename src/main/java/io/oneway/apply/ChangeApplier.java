@@ -7,7 +7,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import javax.sql.DataSource;
 
@@ -18,6 +20,7 @@ import io.oneway.wire.ChangeRecord;
  * Applies runs of whole source transactions to the central database: in one central transaction
  * the changes (statements from {@link TableCatalog}, consecutive equal statements batched), their
  * receive-log rows and the source's new applied position, so that a change is applied exactly once.
+ * Changes an operator skipped are not applied but logged with state S.
  */
 public final class ChangeApplier {
 
@@ -49,10 +52,25 @@ public final class ChangeApplier {
         }
     }
 
-    public void halt(String source, String reason) throws SQLException {
+    public void halt(String source, String reason, long position) throws SQLException {
         try (Connection c = central.getConnection()) {
-            update(c, "central/queries/halt-source.sql", reason, source);
+            update(c, "central/queries/halt-source.sql", reason, position, source);
         }
+    }
+
+    /** Positions after {@code applied} that an operator chose to skip. */
+    public Set<Long> skipped(String source, long applied) throws SQLException {
+        Set<Long> out = new HashSet<>();
+        try (Connection c = central.getConnection(); PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/read-skipped.sql"))) {
+            ps.setString(1, source);
+            ps.setLong(2, applied);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getLong(1));
+                }
+            }
+        }
+        return out;
     }
 
     /**
@@ -61,7 +79,7 @@ public final class ChangeApplier {
      * @throws ApplyHaltException when a change cannot be applied; nothing of the run is applied
      * @throws StaleProgressException when another applier moved the source meanwhile
      */
-    public void apply(String source, List<ChangeRecord> run, Instant receivedAt) throws SQLException, ApplyHaltException {
+    public void apply(String source, List<ChangeRecord> run, Instant receivedAt, Set<Long> skipped) throws SQLException, ApplyHaltException {
         try (Connection c = central.getConnection()) {
             c.setAutoCommit(false);
             try {
@@ -70,14 +88,15 @@ public final class ChangeApplier {
                 if (applied != run.get(0).position() - 1) {
                     throw new StaleProgressException(source, applied);
                 }
-                applyChanges(c, run);
-                logReceived(c, source, run, receivedAt);
+                List<ChangeRecord> toApply = skipped.isEmpty() ? run : run.stream().filter(x -> !skipped.contains(x.position())).toList();
+                applyChanges(c, toApply);
+                logReceived(c, source, run, receivedAt, skipped);
                 update(c, "central/queries/advance-progress.sql", run.get(run.size() - 1).position(), source);
                 c.commit();
             } catch (SQLException | ApplyHaltException | RuntimeException e) {
                 c.rollback();
                 if (e instanceof SQLException sql && isPermanent(sql)) {
-                    throw culprit(source, run, sql);
+                    throw culprit(source, run.stream().filter(x -> !skipped.contains(x.position())).toList(), sql);
                 }
                 throw e;
             }
@@ -111,7 +130,8 @@ public final class ChangeApplier {
         }
     }
 
-    private static void logReceived(Connection c, String source, List<ChangeRecord> run, Instant receivedAt) throws SQLException {
+    private static void logReceived(Connection c, String source, List<ChangeRecord> run, Instant receivedAt, Set<Long> skipped)
+            throws SQLException {
         Timestamp received = Timestamp.from(receivedAt);
         try (PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/insert-receive-log.sql"))) {
             for (ChangeRecord change : run) {
@@ -122,6 +142,7 @@ public final class ChangeApplier {
                 ps.setString(5, change.key());
                 ps.setString(6, change.op());
                 ps.setTimestamp(7, received);
+                ps.setString(8, skipped.contains(change.position()) ? "S" : "R");
                 ps.addBatch();
             }
             ps.executeBatch();

@@ -50,6 +50,8 @@ final class SourceReceiver {
     private long ackSentAt;
     private boolean applyFailing;
     private long reportedAt;
+    private long resumeCheckedAt;
+    private Set<Long> skipped = Set.of();
     private long appliedSinceReport;
 
     SourceReceiver(String source, ChangeApplier applier, OnewayMetrics metrics, ReceiverSettings settings) {
@@ -97,6 +99,9 @@ final class SourceReceiver {
     /** Periodic work: retry applying after a passing failure, re-request what is still missing, repeat the ack. */
     synchronized List<ControlMessage> tick() {
         List<ControlMessage> out = new ArrayList<>(2);
+        if (halted) {
+            checkResumed();
+        }
         if (!loaded || halted) {
             return out;
         }
@@ -127,7 +132,7 @@ final class SourceReceiver {
                 return;
             }
             try {
-                applier.apply(source, run, parked.get(run.get(0).position()).receivedAt());
+                applier.apply(source, run, parked.get(run.get(0).position()).receivedAt(), skipped);
             } catch (ApplyHaltException e) {
                 halt(e);
                 return;
@@ -243,6 +248,29 @@ final class SourceReceiver {
         return false;
     }
 
+    /** An operator resumes a halted source (./oneway resume or skip) on the central database; notice it within seconds. */
+    private void checkResumed() {
+        long now = System.currentTimeMillis();
+        if (now - resumeCheckedAt < 2_000) {
+            return;
+        }
+        resumeCheckedAt = now;
+        try {
+            SourceProgress p = applier.progress(source);
+            if (!p.halted()) {
+                skipped = applier.skipped(source, p.appliedPosition());
+                applied = p.appliedPosition();
+                halted = false;
+                haltReason = null;
+                gapMissing = -1;
+                LOG.info("Source {}: resumed by an operator, applying from position {}{}", source, applied + 1,
+                        skipped.isEmpty() ? "" : " and skipping positions " + skipped);
+            }
+        } catch (SQLException e) {
+            LOG.warn("Source {}: cannot read whether it was resumed ({})", source, e.getMessage());
+        }
+    }
+
     private void halt(ApplyHaltException e) {
         halted = true;
         haltReason = "halted at " + e.change().describe() + ": " + e.getMessage();
@@ -250,7 +278,7 @@ final class SourceReceiver {
         metrics.count("oneway_halts", source, "apply");
         LOG.error("Source {} HALTED {}. Nothing after it is applied; other sources go on.", source, haltReason);
         try {
-            applier.halt(source, haltReason);
+            applier.halt(source, haltReason, e.change().position());
         } catch (SQLException ex) {
             LOG.error("Source {}: could not record the halt in oneway.source_progress ({}); it stays halted in this process", source,
                     ex.getMessage());
@@ -267,6 +295,7 @@ final class SourceReceiver {
         incarnation = p.incarnation();
         halted = p.halted();
         haltReason = p.haltReason();
+        skipped = applier.skipped(source, applied);
         loaded = true;
         metrics.gauge("oneway_applied_position", source, this::applied);
         if (halted) {

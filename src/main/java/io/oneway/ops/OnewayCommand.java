@@ -1,27 +1,46 @@
 package io.oneway.ops;
 
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
+import javax.sql.DataSource;
+
 import io.oneway.ops.Verifier.TableResult;
+import io.oneway.support.SqlScript;
 
 /**
- * Operator commands, run as {@code ./oneway COMMAND [--profile NAME]} from the Oneway folder,
- * with the same settings as the replicator:
- * <ul>
- * <li>{@code verify [table ...]}: compare the replicated tables (default: oneway.apply.tables)
- * between the remote and the central database; exit status 1 when they differ.</li>
- * </ul>
+ * Operator commands, run as {@code ./oneway COMMAND [ARGS] [--profile NAME]} from the Oneway
+ * folder with the same settings as the replicator. Exit status: 0 done, 1 refused or different,
+ * 2 wrong usage.
  */
 public final class OnewayCommand {
+
+    private static final String USAGE = String.join(System.lineSeparator(),
+            "usage: ./oneway COMMAND [ARGS] [--profile remote|central]",
+            "  status                        where each side stands: positions, backlog, lag, what stops replication",
+            "  verify [TABLE ...]            compare replicated tables between remote and central",
+            "  block-change LOG_ID [REASON]  block one change-log record (remote)",
+            "  block TABLE KEY_JSON [REASON] block every unsent change of an object, e.g. block shop.orders '{\"id\": 7}'",
+            "  unblock-change LOG_ID         unblock one record; the transfer resumes by itself",
+            "  unblock TABLE KEY_JSON        unblock an object",
+            "  resume SOURCE                 apply a halted source again (central), once the cause is fixed",
+            "  skip SOURCE POSITION          skip the change a source halted at, record it (state S), and resume");
 
     private OnewayCommand() {
     }
 
-    public static void main(String[] args) throws Exception {
-        List<String> rest = new ArrayList<>(Arrays.asList(args));
+    /** Arguments come from the command line or, from the ./oneway script, one per line in ONEWAY_COMMAND_ARGS. */
+    public static void main(String[] args) {
+        String fromScript = System.getenv("ONEWAY_COMMAND_ARGS");
+        List<String> rest = new ArrayList<>(args.length == 0 && fromScript != null && !fromScript.isEmpty()
+                ? Arrays.asList(fromScript.split("\n")) : Arrays.asList(args));
         String profile = null;
         int p = rest.indexOf("--profile");
         if (p >= 0 && p + 1 < rest.size()) {
@@ -29,22 +48,45 @@ public final class OnewayCommand {
             rest.subList(p, p + 2).clear();
         }
         if (rest.isEmpty()) {
-            usage();
+            System.err.println(USAGE);
             System.exit(2);
         }
         Settings settings = Settings.load(Path.of(""), profile);
         String command = rest.remove(0);
-        int status = switch (command) {
-            case "verify" -> verify(settings, rest);
-            default -> {
-                usage();
-                yield 2;
-            }
-        };
-        System.exit(status);
+        try {
+            System.exit(run(settings, command, rest));
+        } catch (SQLException e) {
+            System.err.println("refused: " + e.getMessage());
+            System.exit(1);
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
+            System.err.println(USAGE);
+            System.exit(2);
+        }
     }
 
-    static int verify(Settings settings, List<String> tables) throws Exception {
+    static int run(Settings settings, String command, List<String> a) throws SQLException {
+        return switch (command) {
+            case "status" -> status(settings);
+            case "verify" -> verify(settings, a);
+            case "block-change" -> call(settings.dataSource("remote"), "remote/queries/block-change.sql", Long.parseLong(a.get(0)), optional(a, 1));
+            case "block" -> call(settings.dataSource("remote"), "remote/queries/block-object.sql", a.get(0), a.get(1), optional(a, 2));
+            case "unblock-change" -> call(settings.dataSource("remote"), "remote/queries/unblock-change.sql", Long.parseLong(a.get(0)));
+            case "unblock" -> call(settings.dataSource("remote"), "remote/queries/unblock-object.sql", a.get(0), a.get(1));
+            case "resume" -> update(settings.dataSource("central"), "central/queries/resume-source.sql",
+                    "source " + a.get(0) + " is not halted", a.get(0));
+            case "skip" -> skip(settings.dataSource("central"), a.get(0), Long.parseLong(a.get(1)));
+            default -> throw new IllegalArgumentException(command);
+        };
+    }
+
+    private static int status(Settings settings) {
+        print("remote", settings, "remote/queries/read-status.sql");
+        print("remote: what stops the transfer", settings, "remote/queries/read-transfer-status.sql");
+        print("central", settings, "central/queries/read-status.sql");
+        return 0;
+    }
+
+    private static int verify(Settings settings, List<String> tables) throws SQLException {
         List<String> names = tables.isEmpty() ? Arrays.stream(settings.get("oneway.apply.tables").split(",")).map(String::trim).toList() : tables;
         Verifier verifier = new Verifier(settings.dataSource("remote"), settings.dataSource("central"), 10);
         boolean equal = true;
@@ -57,7 +99,61 @@ public final class OnewayCommand {
         return equal ? 0 : 1;
     }
 
-    private static void usage() {
-        System.err.println("usage: ./oneway verify [table ...] [--profile remote|central]");
+    private static int skip(DataSource central, String source, long position) throws SQLException {
+        update(central, "central/queries/skip-change.sql", "source " + source + " is not halted at position " + position
+                + " (only the change a source halted at can be skipped; see ./oneway status)", source, position);
+        return update(central, "central/queries/resume-source.sql", "source " + source + " is not halted", source);
+    }
+
+    private static int call(DataSource ds, String script, Object... args) throws SQLException {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = prepare(c, script, args); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            System.out.println("done: " + rs.getObject(1));
+            return 0;
+        }
+    }
+
+    private static int update(DataSource ds, String script, String whenNothing, Object... args) throws SQLException {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = prepare(c, script, args)) {
+            if (ps.executeUpdate() == 0) {
+                System.err.println("refused: " + whenNothing);
+                return 1;
+            }
+            System.out.println("done");
+            return 0;
+        }
+    }
+
+    private static void print(String title, Settings settings, String script) {
+        String side = script.startsWith("remote") ? "remote" : "central";
+        System.out.println("== " + title);
+        try (Connection c = settings.dataSource(side).getConnection(); PreparedStatement ps = prepare(c, script); ResultSet rs = ps.executeQuery()) {
+            ResultSetMetaData md = rs.getMetaData();
+            boolean any = false;
+            while (rs.next()) {
+                any = true;
+                for (int i = 1; i <= md.getColumnCount(); i++) {
+                    System.out.printf("  %-20s %s%n", md.getColumnLabel(i), rs.getObject(i));
+                }
+                System.out.println();
+            }
+            if (!any) {
+                System.out.println("  (nothing)");
+            }
+        } catch (SQLException e) {
+            System.out.println("  not reachable with the " + side + " settings: " + e.getMessage());
+        }
+    }
+
+    private static PreparedStatement prepare(Connection c, String script, Object... args) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(SqlScript.load(script));
+        for (int i = 0; i < args.length; i++) {
+            ps.setObject(i + 1, args[i]);
+        }
+        return ps;
+    }
+
+    private static String optional(List<String> a, int i) {
+        return a.size() > i ? a.get(i) : null;
     }
 }

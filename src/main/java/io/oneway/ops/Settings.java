@@ -36,6 +36,14 @@ public final class Settings {
         return s;
     }
 
+    /** These settings with some replaced (for embedding the commands, and for tests). */
+    public Settings with(java.util.Map<String, String> overrides) {
+        Settings s = new Settings();
+        s.properties.putAll(properties);
+        s.properties.putAll(overrides);
+        return s;
+    }
+
     /** Environment variables override the files as in Camel: ONEWAY_REMOTE_PASSWORD for oneway.remote.password. */
     public String get(String key) {
         String raw = System.getenv(key.toUpperCase().replace('.', '_').replace('-', '_'));

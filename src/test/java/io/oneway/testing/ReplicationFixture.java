@@ -38,7 +38,8 @@ public final class ReplicationFixture implements AutoCloseable {
     public static final List<String> TABLES = List.of("shop.customers", "shop.orders", "shop.order_lines");
     private static final String CENTRAL_ROUTES = "file:routes/error-handling.camel.yaml,file:routes/receive-changes.camel.yaml,"
             + "file:src/test/resources/routes/sources-two.camel.yaml,file:routes/send-replies.camel.yaml,"
-            + "file:routes/acknowledge-changes.camel.yaml,file:routes/lossy-link.camel.yaml";
+            + "file:routes/acknowledge-changes.camel.yaml,file:routes/lossy-link.camel.yaml,file:routes/watch-sources.camel.yaml,"
+            + "file:routes/notify-operators.camel.yaml";
 
     private final EmbeddedBroker broker;
     private final int brokerPort;
@@ -76,6 +77,7 @@ public final class ReplicationFixture implements AutoCloseable {
         common.setProperty("oneway.send.retransmit-after", "1500");
         common.setProperty("oneway.send.max-retransmit-after", "4000");
         common.setProperty("oneway.apply.resend-after", "800");
+        common.setProperty("oneway.notify.check-interval", "300");
     }
 
     /** A fixture for one source with the shared customer in place, both replicators running. */
@@ -124,6 +126,21 @@ public final class ReplicationFixture implements AutoCloseable {
 
     public void stopRemote(String source) {
         remoteMains.remove(source).stop();
+    }
+
+    /** A bean of a running remote replicator, e.g. its transferWatch. */
+    public <T> T remoteBean(String source, String name, Class<T> type) {
+        return remoteMains.get(source).getCamelContext().getRegistry().lookupByNameAndType(name, type);
+    }
+
+    public <T> T centralBean(String name, Class<T> type) {
+        return centralMain.getCamelContext().getRegistry().lookupByNameAndType(name, type);
+    }
+
+    /** The settings an operator command would use against this fixture's databases. */
+    public Map<String, String> commandSettings(String source) {
+        return Map.of("oneway.remote.jdbc-url", remotes.get(source).jdbcUrl(), "oneway.central.jdbc-url", central.jdbcUrl(),
+                "oneway.remote.user", "postgres", "oneway.central.user", "postgres", "oneway.apply.tables", String.join(",", TABLES));
     }
 
     public DataSource remote(String source) {

@@ -1,0 +1,96 @@
+-- Oneway remote side, part 4: blocked records (state B), as the founding document asks.
+--
+-- A record in state B is not sent, and nothing after it (in position order) is sent either:
+-- the order of changes must hold on the central database. Blocking applies to changes not yet
+-- acknowledged by the central side. A change that was already sent but not yet acknowledged
+-- is not sent again once blocked, but a copy already in flight may still be applied; blocking
+-- an acknowledged change is refused, since it is applied already.
+
+create index if not exists change_log_blocked on oneway.change_log (position) where state = 'B';
+
+-- Block one change-log record. Returns its log id.
+create or replace function oneway.block_change(id bigint, reason text default null) returns bigint
+language plpgsql as $$
+declare
+  r record;
+  acked bigint;
+begin
+  select s.acked_position into acked from oneway.sender_state s;
+  select l.* into r from oneway.change_log l where l.log_id = id for update;
+  if not found then
+    raise exception 'there is no change-log record with log id %', id using errcode = '22023';
+  end if;
+  if r.position is not null and r.position <= acked then
+    raise exception 'change-log record % (position %) is already applied on the central database; it cannot be blocked', id, r.position
+      using errcode = '55000';
+  end if;
+  update oneway.change_log set state = 'B', blocked_at = coalesce(blocked_at, now()), block_reason = reason where log_id = id;
+  return id;
+end $$;
+
+-- Block an object: all its changes not yet acknowledged. Returns how many were blocked.
+create or replace function oneway.block_object(tbl regclass, key jsonb, reason text default null) returns int
+language plpgsql as $$
+declare
+  qualified text := oneway.captured_name(tbl);
+  n int;
+begin
+  update oneway.change_log l set state = 'B', blocked_at = coalesce(l.blocked_at, now()), block_reason = reason
+    from oneway.sender_state s
+   where l.object_type = qualified and l.object_id = key and (l.position is null or l.position > s.acked_position);
+  get diagnostics n = row_count;
+  if n = 0 then
+    raise exception '% % has no change waiting to be sent', qualified, key using errcode = '22023';
+  end if;
+  return n;
+end $$;
+
+-- Unblock one record; the transfer resumes by itself once nothing blocked is ahead.
+create or replace function oneway.unblock_change(id bigint) returns bigint
+language plpgsql as $$
+begin
+  update oneway.change_log set state = 'L', blocked_at = null, block_reason = null where log_id = id and state = 'B';
+  if not found then
+    raise exception 'change-log record % is not blocked', id using errcode = '22023';
+  end if;
+  return id;
+end $$;
+
+-- Unblock all blocked records of an object. Returns how many.
+create or replace function oneway.unblock_object(tbl regclass, key jsonb) returns int
+language plpgsql as $$
+declare
+  n int;
+begin
+  update oneway.change_log set state = 'L', blocked_at = null, block_reason = null
+   where object_type = oneway.captured_name(tbl) and object_id = key and state = 'B';
+  get diagnostics n = row_count;
+  if n = 0 then
+    raise exception '% % has no blocked change', tbl, key using errcode = '22023';
+  end if;
+  return n;
+end $$;
+
+-- The schema-qualified name a captured table's changes are logged under.
+create or replace function oneway.captured_name(tbl regclass) returns text
+language plpgsql stable as $$
+declare
+  qualified text;
+begin
+  select c.table_name into qualified from oneway.captured_table c where c.relid = tbl;
+  if qualified is null then
+    raise exception 'capture is not enabled for %', tbl using errcode = '22023';
+  end if;
+  return qualified;
+end $$;
+
+-- What stops the transfer: the first blocked change not yet acknowledged, since when, why,
+-- and how many changes wait behind it. No row: nothing is blocked.
+create or replace view oneway.transfer_status as
+select b.log_id, b.position, b.object_type, b.object_id::text as object_id, b.op, b.blocked_at, b.block_reason,
+       (select count(*) from oneway.change_log w where w.position > b.position)
+         + (select count(*) from oneway.change_log w where w.position is null) as waiting
+  from oneway.change_log b cross join oneway.sender_state s
+ where b.state = 'B' and b.position > s.acked_position
+ order by b.position
+ limit 1;

@@ -1,0 +1,2 @@
+-- ./oneway block-change LOG_ID [REASON]
+select oneway.block_change(?, ?)

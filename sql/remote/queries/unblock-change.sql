@@ -1,0 +1,2 @@
+-- ./oneway unblock-change LOG_ID
+select oneway.unblock_change(?)

@@ -1,0 +1,103 @@
+package io.oneway.ops;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.camel.CamelContext;
+import org.apache.camel.health.HealthCheckRegistry;
+import org.apache.camel.health.HealthCheckResultBuilder;
+import org.apache.camel.impl.health.AbstractHealthCheck;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.oneway.support.OnewayMetrics;
+
+/**
+ * Watches what stops replication (a blocked change on the remote, halted sources on the
+ * central) and tells operators once per halt: a log line, a notification for the
+ * notify-operators route, the health check (DOWN while halted) and the {@code oneway_halted} gauge.
+ * Each observed row has an {@code id} and a {@code message} for people.
+ */
+public final class HaltWatch extends AbstractHealthCheck {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HaltWatch.class);
+    private final String side;
+    private final OnewayMetrics metrics;
+    private Map<String, Map<String, Object>> current = new LinkedHashMap<>();
+    private boolean gaugeRegistered;
+
+    /** @param side what is watched, as named in health checks and notifications: "transfer" or "apply" */
+    public HaltWatch(String side, OnewayMetrics metrics) {
+        super("oneway", "oneway-" + side);
+        this.side = side;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void setCamelContext(CamelContext camelContext) {
+        if (getCamelContext() == camelContext) {
+            // the registry hands the context back when we register
+            return;
+        }
+        super.setCamelContext(camelContext);
+        HealthCheckRegistry registry = HealthCheckRegistry.get(camelContext);
+        if (registry != null) {
+            registry.register(this);
+        }
+    }
+
+    /** @return the notifications due: "halted" for each new halt, "resumed" for each that ended */
+    public synchronized List<Map<String, Object>> observe(List<Map<String, Object>> rows) {
+        if (!gaugeRegistered) {
+            metrics.gauge("oneway_halted", side, this::halts);
+            gaugeRegistered = true;
+        }
+        Map<String, Map<String, Object>> now = new LinkedHashMap<>();
+        for (Map<String, Object> row : rows) {
+            now.put(String.valueOf(row.get("id")), row);
+        }
+        List<Map<String, Object>> notices = new ArrayList<>();
+        for (Map.Entry<String, Map<String, Object>> e : now.entrySet()) {
+            if (!current.containsKey(e.getKey())) {
+                LOG.error("{}", e.getValue().get("message"));
+                notices.add(notice("halted", e.getValue()));
+            }
+        }
+        for (Map.Entry<String, Map<String, Object>> e : current.entrySet()) {
+            if (!now.containsKey(e.getKey())) {
+                LOG.info("Resumed: {} no longer stops replication ({})", e.getKey(), side);
+                notices.add(notice("resumed", e.getValue()));
+            }
+        }
+        current = now;
+        return notices;
+    }
+
+    public synchronized int halts() {
+        return current.size();
+    }
+
+    @Override
+    protected synchronized void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
+        if (current.isEmpty()) {
+            builder.up();
+            return;
+        }
+        builder.down();
+        Map<String, Object> first = current.values().iterator().next();
+        builder.message(String.valueOf(first.get("message")));
+        builder.detail("halts", current.size());
+    }
+
+    private Map<String, Object> notice(String event, Map<String, Object> row) {
+        Map<String, Object> n = new LinkedHashMap<>();
+        n.put("event", event);
+        n.put("side", side);
+        for (Map.Entry<String, Object> e : row.entrySet()) {
+            n.put(e.getKey(), e.getValue() == null ? null : e.getValue().toString());
+        }
+        return n;
+    }
+}

@@ -1,0 +1,127 @@
+package io.oneway.ops;
+
+import static io.oneway.testing.Sql.exec;
+import static io.oneway.testing.Sql.number;
+import static io.oneway.testing.Sql.rows;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+
+import org.apache.camel.health.HealthCheck;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import io.oneway.testing.NotificationListener;
+import io.oneway.testing.ReplicationFixture;
+
+/** SPEC §6 on the remote side: a blocked record stops the transfer, operators are told once, unblocking resumes it in order. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class BlockingIT {
+
+    private static ReplicationFixture fixture;
+    private static NotificationListener notifications;
+    private static Settings settings;
+
+    @BeforeAll
+    static void start() throws Exception {
+        fixture = new ReplicationFixture("branch1");
+        fixture.startCentral();
+        notifications = new NotificationListener(fixture.brokerPort());
+        settings = Settings.load(Path.of(""), null).with(fixture.commandSettings("branch1"));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        notifications.close();
+        fixture.close();
+    }
+
+    @Test
+    @Order(1)
+    void a_blocked_change_stops_the_transfer_before_it_and_operators_are_told_once() throws Exception {
+        for (int i = 1; i <= 5; i++) {
+            exec(fixture.remote("branch1"), "insert into shop.customers(id, name) values (?, ?)", i, "c" + i);
+        }
+        long third = number(fixture.remote("branch1"), "select log_id from oneway.change_log where object_id = '{\"id\": 3}'");
+        assertEquals(0, OnewayCommand.run(settings, "block-change", List.of(Long.toString(third), "customer 3 is under audit")));
+        fixture.startRemote("branch1");
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> notifications.containing("\"halted\"").size() == 1);
+        String notice = notifications.containing("\"halted\"").get(0);
+        for (String expected : List.of("\"log_id\":\"" + third + "\"", "\"position\":\"3\"", "shop.customers", "{\\\"id\\\": 3}", "\"op\":\"I\"",
+                "\"waiting\":\"2\"", "customer 3 is under audit", "blocked_at")) {
+            assertTrue(notice.contains(expected), expected + " in " + notice);
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> applied() == 2);
+        assertEquals(HealthCheck.State.DOWN, transferHealth().getState());
+        assertTrue(transferHealth().getMessage().orElse("").contains("log id " + third));
+
+        // more checks pass while it stays blocked: still one notice, and nothing after the block is sent
+        exec(fixture.remote("branch1"), "insert into shop.customers(id, name) values (6, 'c6')");
+        long checks = number(fixture.remote("branch1"), "select count(*) from oneway.change_log");
+        await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> checks > 0);
+        assertEquals(1, notifications.containing("\"halted\"").size());
+        assertEquals(2, applied());
+        assertEquals(0, number(fixture.central(), "select count(*) from shop.customers where id >= 3"));
+    }
+
+    @Test
+    @Order(2)
+    void unblocking_resumes_the_transfer_by_itself_and_everything_arrives_in_order() throws Exception {
+        long third = number(fixture.remote("branch1"), "select log_id from oneway.change_log where object_id = '{\"id\": 3}'");
+        assertEquals(0, OnewayCommand.run(settings, "unblock-change", List.of(Long.toString(third))));
+
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(30));
+        await().atMost(Duration.ofSeconds(30)).until(() -> notifications.containing("\"resumed\"").size() == 1);
+        assertEquals(HealthCheck.State.UP, transferHealth().getState());
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), rows(fixture.central(), "select position from oneway.receive_log order by applied_at, position")
+                .stream().map(r -> (Long) r.get("position")).toList());
+        assertEquals(0, OnewayCommand.run(settings, "verify", List.of()));
+    }
+
+    @Test
+    @Order(3)
+    void blocking_an_object_blocks_all_its_unsent_changes_and_an_applied_change_cannot_be_blocked() throws Exception {
+        fixture.stopRemote("branch1");
+        exec(fixture.remote("branch1"), "update shop.customers set name = 'x' where id = 4");
+        exec(fixture.remote("branch1"), "insert into shop.customers(id, name) values (7, 'c7')");
+        exec(fixture.remote("branch1"), "update shop.customers set name = 'y' where id = 4");
+        assertEquals(0, OnewayCommand.run(settings, "block", List.of("shop.customers", "{\"id\": 4}", "checking")));
+        assertEquals(2, number(fixture.remote("branch1"), "select count(*) from oneway.change_log where state = 'B'"));
+
+        SQLException applied = assertThrows(SQLException.class, () -> {
+            try (Connection c = fixture.remote("branch1").getConnection()) {
+                exec(c, "select oneway.block_change((select log_id from oneway.change_log where position = 1))");
+            }
+        });
+        assertEquals("55000", applied.getSQLState());
+
+        fixture.startRemote("branch1");
+        await().atMost(Duration.ofSeconds(30)).until(() -> notifications.containing("\"halted\"").size() == 2);
+        assertEquals(6, applied());
+        assertEquals(0, OnewayCommand.run(settings, "unblock", List.of("shop.customers", "{\"id\": 4}")));
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(30));
+        assertEquals("y", rows(fixture.central(), "select name from shop.customers where id = 4").get(0).get("name"));
+        SQLException nothingLeft = assertThrows(SQLException.class, () -> OnewayCommand.run(settings, "unblock", List.of("shop.customers", "{\"id\": 4}")));
+        assertTrue(nothingLeft.getMessage().contains("has no blocked change"), nothingLeft.getMessage());
+    }
+
+    private static HealthCheck.Result transferHealth() {
+        return fixture.remoteBean("branch1", "transferWatch", HaltWatch.class).call();
+    }
+
+    private static long applied() {
+        return number(fixture.central(), "select coalesce(max(applied_position), 0) from oneway.source_progress where source_id = 'branch1'");
+    }
+}
