@@ -100,8 +100,11 @@ public final class OnewayCommand {
     }
 
     private static int skip(DataSource central, String source, long position) throws SQLException {
-        update(central, "central/queries/skip-change.sql", "source " + source + " is not halted at position " + position
+        int refused = update(central, "central/queries/skip-change.sql", "source " + source + " is not halted at position " + position
                 + " (only the change a source halted at can be skipped; see ./oneway status)", source, position);
+        if (refused != 0) {
+            return refused;
+        }
         return update(central, "central/queries/resume-source.sql", "source " + source + " is not halted", source);
     }
 
