@@ -38,8 +38,10 @@ begin
           hint = 'delete the rows instead, or call oneway.disable_capture() first and re-onboard the table';
 end $$;
 
--- Switch capture on for one table. mode: 'image' (default). Any table with a primary
--- key is accepted, composite keys included; calling it again is harmless.
+-- Switch capture on for one table. mode: 'image' (default: the log holds the row image) or
+-- 'reference' (the log holds the key; the row is read when sent; see 05-reference.sql).
+-- Any table with a primary key is accepted, composite keys included; calling it again is
+-- harmless, and switches the mode.
 create or replace function oneway.enable_capture(tbl regclass, mode text default 'image') returns text
 language plpgsql as $$
 declare
@@ -47,8 +49,8 @@ declare
   keys text[];
   args text;
 begin
-  if mode is distinct from 'image' then
-    raise exception 'capture mode "%" is not available; use ''image''', mode
+  if mode is null or mode not in ('image', 'reference') then
+    raise exception 'capture mode "%" is not known; use ''image'' or ''reference''', mode
       using errcode = '22023';
   end if;
   select format('%I.%I', n.nspname, c.relname) into qualified
@@ -69,12 +71,13 @@ begin
   select string_agg(quote_literal(a), ', ') into args from unnest(qualified || keys) a;
   execute format('drop trigger if exists oneway_capture on %s', qualified);
   execute format('create trigger oneway_capture after insert or update or delete on %s '
-                 'for each row execute function oneway.capture_change(%s)', qualified, args);
+                 'for each row execute function %s(%s)', qualified,
+                 case mode when 'image' then 'oneway.capture_change' else 'oneway.capture_reference' end, args);
   execute format('drop trigger if exists oneway_refuse_truncate on %s', qualified);
   execute format('create trigger oneway_refuse_truncate before truncate on %s '
                  'for each statement execute function oneway.refuse_truncate()', qualified);
   insert into oneway.captured_table(table_name, relid, key_columns, capture_mode)
-  values (qualified, tbl, keys, 'I')
+  values (qualified, tbl, keys, case mode when 'image' then 'I' else 'R' end)
   on conflict (table_name) do update set relid = excluded.relid, key_columns = excluded.key_columns,
                                          capture_mode = excluded.capture_mode, enabled_at = now();
   return qualified;

@@ -10,3 +10,5 @@ create table shop.order_lines (
   order_id bigint not null references shop.orders(id) on delete cascade, line_no int not null,
   product text not null, qty int not null, attrs jsonb, primary key (order_id, line_no));
 create table shop.not_replicated (id int primary key, v text);
+-- captured in reference mode by the reference-mode tests: wide rows read when sent
+create table shop.documents (id bigint primary key, title text not null, body text, scan bytea, version int not null default 1);

@@ -88,7 +88,7 @@ public final class ChangeApplier {
                 if (applied != run.get(0).position() - 1) {
                     throw new StaleProgressException(source, applied);
                 }
-                List<ChangeRecord> toApply = skipped.isEmpty() ? run : run.stream().filter(x -> !skipped.contains(x.position())).toList();
+                List<ChangeRecord> toApply = run.stream().filter(x -> !skipped.contains(x.position()) && !goneSince(x)).toList();
                 applyChanges(c, toApply);
                 logReceived(c, source, run, receivedAt, skipped);
                 update(c, "central/queries/advance-progress.sql", run.get(run.size() - 1).position(), source);
@@ -96,7 +96,7 @@ public final class ChangeApplier {
             } catch (SQLException | ApplyHaltException | RuntimeException e) {
                 c.rollback();
                 if (e instanceof SQLException sql && isPermanent(sql)) {
-                    throw culprit(source, run.stream().filter(x -> !skipped.contains(x.position())).toList(), sql);
+                    throw culprit(source, run.stream().filter(x -> !skipped.contains(x.position()) && !goneSince(x)).toList(), sql);
                 }
                 throw e;
             }
@@ -119,7 +119,7 @@ public final class ChangeApplier {
                 }
                 int[] counts = ps.executeBatch();
                 for (int k = 0; k < counts.length; k++) {
-                    if (counts[k] != 1) {
+                    if (!expected(run.get(i + k), counts[k])) {
                         ChangeRecord change = run.get(i + k);
                         throw new ApplyHaltException(change, "the databases diverged: " + change.op() + " found "
                                 + (counts[k] == 0 ? "no row" : counts[k] + " rows") + " for key " + change.key());
@@ -128,6 +128,22 @@ public final class ChangeApplier {
             }
             i = j;
         }
+    }
+
+    /**
+     * A reference-mode insert or update whose row was deleted at the source before it was sent:
+     * there is nothing to write; the delete that follows it in the log removes the object.
+     */
+    private static boolean goneSince(ChangeRecord change) {
+        return change.reference() && change.row() == null && !"D".equals(change.op());
+    }
+
+    /**
+     * Every change touches exactly one row, except a reference-mode delete, which may find none
+     * when the object's insert was passed over as gone since.
+     */
+    private static boolean expected(ChangeRecord change, int rows) {
+        return rows == 1 || rows == 0 && change.reference() && "D".equals(change.op());
     }
 
     private static void logReceived(Connection c, String source, List<ChangeRecord> run, Instant receivedAt, Set<Long> skipped)
@@ -162,7 +178,7 @@ public final class ChangeApplier {
                             ps.setString(p + 1, params.get(p));
                         }
                         int n = ps.executeUpdate();
-                        if (n != 1) {
+                        if (!expected(change, n)) {
                             return new ApplyHaltException(change, "the databases diverged: " + change.op() + " found no row for key " + change.key());
                         }
                     } catch (SQLException e) {

@@ -24,7 +24,7 @@ public final class FrameBuilder {
         for (Map<String, Object> row : rows) {
             current.add(new ChangeRecord(((Number) row.get("position")).longValue(), Long.parseLong((String) row.get("txid")),
                     (Boolean) row.get("tx_end"), (String) row.get("object_type"), (String) row.get("op"),
-                    (String) row.get("object_id"), (String) row.get("row_image"), (String) row.get("logged_at"), null));
+                    "R".equals(row.get("capture_mode")), (String) row.get("object_id"), (String) row.get("row_image"), (String) row.get("logged_at"), null));
             if (current.size() == frameSize) {
                 frames.add(new ChangeFrame(identity.source(), identity.incarnation(), current));
                 current = new ArrayList<>();

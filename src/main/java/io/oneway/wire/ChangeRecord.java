@@ -9,16 +9,18 @@ package io.oneway.wire;
  * @param txEnd     true on the last change of the transaction
  * @param table     schema-qualified table name as logged (quoted where needed)
  * @param op        I, U or D
+ * @param reference true when the table is captured in reference mode: the row is the current
+ *                  one, read when the message was built, and null when the row is gone since
  * @param key       primary key values, a JSON object (for U and D the key before the change)
  * @param row       the new row as a JSON object; null for D
  * @param loggedAt  when the change was made on the remote, ISO-8601
  * @param mac       HMAC-SHA256 of all the above with the source and incarnation, Base64
  */
-public record ChangeRecord(long position, long txid, boolean txEnd, String table, String op, String key, String row,
-        String loggedAt, String mac) {
+public record ChangeRecord(long position, long txid, boolean txEnd, String table, String op, boolean reference, String key,
+        String row, String loggedAt, String mac) {
 
     public ChangeRecord withMac(String newMac) {
-        return new ChangeRecord(position, txid, txEnd, table, op, key, row, loggedAt, newMac);
+        return new ChangeRecord(position, txid, txEnd, table, op, reference, key, row, loggedAt, newMac);
     }
 
     /** How operators see a change in log lines: position, operation, table and key. */

@@ -86,7 +86,7 @@ public final class MessageSigner {
 
     private static byte[] changeInput(String source, String incarnation, ChangeRecord c) {
         return fields("change", source, incarnation, Long.toString(c.position()), Long.toString(c.txid()),
-                Boolean.toString(c.txEnd()), c.table(), c.op(), c.key(), c.row(), c.loggedAt());
+                Boolean.toString(c.txEnd()), c.table(), c.op(), Boolean.toString(c.reference()), c.key(), c.row(), c.loggedAt());
     }
 
     private static byte[] controlInput(ControlMessage m) {

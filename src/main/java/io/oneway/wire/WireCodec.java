@@ -15,7 +15,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * The message format (version 1), JSON text:
  * <pre>
  * {"v":1, "kind":"changes", "source":S, "incarnation":I,
- *  "changes":[{"p":position, "x":txid, "e":txEnd, "t":table, "o":op, "k":keyJson, "r":rowJson|null, "at":loggedAt, "m":mac}, ...]}
+ *  "changes":[{"p":position, "x":txid, "e":txEnd, "t":table, "o":op, "ref":reference, "k":keyJson, "r":rowJson|null,
+ *              "at":loggedAt, "m":mac}, ...]}
  * {"v":1, "kind":"ack"|"resend"|"heartbeat", "source":S, "incarnation":I, "from":n, "to":n, "mac":mac}
  * </pre>
  * Key and row are carried as JSON text inside strings, byte for byte as the remote database
@@ -41,6 +42,7 @@ public final class WireCodec {
             n.put("e", c.txEnd());
             n.put("t", c.table());
             n.put("o", c.op());
+            n.put("ref", c.reference());
             n.put("k", c.key());
             n.put("r", c.row());
             n.put("at", c.loggedAt());
@@ -101,15 +103,12 @@ public final class WireCodec {
             if (!n.isObject()) {
                 throw new MalformedMessageException("a change is not a JSON object");
             }
-            JsonNode end = n.get("e");
-            if (end == null || !end.isBoolean()) {
-                throw new MalformedMessageException("field 'e' is missing or not a boolean");
-            }
+            boolean end = bool(n, "e");
             String op = text(n, "o", false);
             if (!op.equals("I") && !op.equals("U") && !op.equals("D")) {
                 throw new MalformedMessageException("unknown operation '" + op + "'");
             }
-            out.add(new ChangeRecord(integer(n, "p"), integer(n, "x"), end.booleanValue(), text(n, "t", false), op,
+            out.add(new ChangeRecord(integer(n, "p"), integer(n, "x"), end, text(n, "t", false), op, bool(n, "ref"),
                     text(n, "k", false), text(n, "r", true), text(n, "at", false), text(n, "m", false)));
         }
         return out;
@@ -138,6 +137,14 @@ public final class WireCodec {
             throw new MalformedMessageException("field '" + field + "' is missing or not an integer");
         }
         return v.longValue();
+    }
+
+    private static boolean bool(JsonNode n, String field) throws MalformedMessageException {
+        JsonNode v = n.get(field);
+        if (v == null || !v.isBoolean()) {
+            throw new MalformedMessageException("field '" + field + "' is missing or not a boolean");
+        }
+        return v.booleanValue();
     }
 
     private static String text(JsonNode n, String field, boolean nullable) throws MalformedMessageException {

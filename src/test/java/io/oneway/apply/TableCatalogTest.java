@@ -35,6 +35,6 @@ class TableCatalogTest {
     }
 
     private static ChangeRecord change(String op) {
-        return new ChangeRecord(1, 1, true, "t", op, "K", "R", "at", null);
+        return new ChangeRecord(1, 1, true, "t", op, false, "K", "R", "at", null);
     }
 }

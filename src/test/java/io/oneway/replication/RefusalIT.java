@@ -100,7 +100,7 @@ class RefusalIT {
     }
 
     private static ChangeRecord insert(long position, String table, String key, String row) {
-        return new ChangeRecord(position, 1000 + position, true, table, "I", key, row, "2026-01-01 00:00:00+00", null);
+        return new ChangeRecord(position, 1000 + position, true, table, "I", false, key, row, "2026-01-01 00:00:00+00", null);
     }
 
     private static ChangeFrame frame(String source, ChangeRecord change) {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class MessageSignerTest {
 
     private final MessageSigner signer = new MessageSigner("a=0123456789abcdef-a;b=0123456789abcdef-b");
-    private final ChangeRecord change = new ChangeRecord(7, 42, true, "public.t", "U", "{\"id\": 1}", "{\"id\": 1, \"v\": \"x\"}", "2026-01-01", null);
+    private final ChangeRecord change = new ChangeRecord(7, 42, true, "public.t", "U", false, "{\"id\": 1}", "{\"id\": 1, \"v\": \"x\"}", "2026-01-01", null);
 
     @Test
     void a_signed_change_verifies() {
@@ -24,9 +24,9 @@ class MessageSignerTest {
     void any_changed_field_or_another_incarnation_fails_verification() {
         ChangeRecord signed = signer.sign("a", "inc", change);
         assertTrue(signer.check("a", "other-inc", signed).isPresent());
-        assertTrue(signer.check("a", "inc", new ChangeRecord(8, 42, true, "public.t", "U", signed.key(), signed.row(), signed.loggedAt(), signed.mac())).isPresent());
-        assertTrue(signer.check("a", "inc", new ChangeRecord(7, 42, false, "public.t", "U", signed.key(), signed.row(), signed.loggedAt(), signed.mac())).isPresent());
-        assertTrue(signer.check("a", "inc", new ChangeRecord(7, 42, true, "public.t", "U", signed.key(), "{\"id\": 1, \"v\": \"y\"}", signed.loggedAt(), signed.mac())).isPresent());
+        assertTrue(signer.check("a", "inc", new ChangeRecord(8, 42, true, "public.t", "U", false, signed.key(), signed.row(), signed.loggedAt(), signed.mac())).isPresent());
+        assertTrue(signer.check("a", "inc", new ChangeRecord(7, 42, false, "public.t", "U", false, signed.key(), signed.row(), signed.loggedAt(), signed.mac())).isPresent());
+        assertTrue(signer.check("a", "inc", new ChangeRecord(7, 42, true, "public.t", "U", false, signed.key(), "{\"id\": 1, \"v\": \"y\"}", signed.loggedAt(), signed.mac())).isPresent());
     }
 
     @Test
@@ -37,8 +37,8 @@ class MessageSignerTest {
 
     @Test
     void field_boundaries_are_part_of_the_code() {
-        ChangeRecord one = signer.sign("a", "i", new ChangeRecord(1, 1, true, "ab", "I", "{}", null, "t", null));
-        ChangeRecord two = signer.sign("a", "i", new ChangeRecord(1, 1, true, "a", "I", "b{}", null, "t", null));
+        ChangeRecord one = signer.sign("a", "i", new ChangeRecord(1, 1, true, "ab", "I", false, "{}", null, "t", null));
+        ChangeRecord two = signer.sign("a", "i", new ChangeRecord(1, 1, true, "a", "I", false, "b{}", null, "t", null));
         assertNotEquals(one.mac(), two.mac());
     }
 

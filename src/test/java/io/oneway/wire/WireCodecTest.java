@@ -15,8 +15,8 @@ class WireCodecTest {
     @Test
     void frames_and_control_messages_round_trip_exactly() throws Exception {
         ChangeFrame frame = new ChangeFrame("s", "inc", List.of(
-                new ChangeRecord(1, 9, false, "\"Odd\".\"t\"", "I", "{\"id\": 1}", "{\"id\": 1, \"v\": \"ü \\\" 😀\"}", "2026", "mac1"),
-                new ChangeRecord(2, 9, true, "public.t", "D", "{\"id\": 2}", null, "2026", "mac2")));
+                new ChangeRecord(1, 9, false, "\"Odd\".\"t\"", "I", false, "{\"id\": 1}", "{\"id\": 1, \"v\": \"ü \\\" 😀\"}", "2026", "mac1"),
+                new ChangeRecord(2, 9, true, "public.t", "D", true, "{\"id\": 2}", null, "2026", "mac2")));
         assertEquals(frame, codec.decode(codec.encode(frame)));
         ControlMessage resend = ControlMessage.resend("s", "inc", 3, 9).withMac("m");
         assertEquals(resend, codec.decode(codec.encode(resend)));
@@ -28,7 +28,7 @@ class WireCodecTest {
         assertMalformed("[1, 2]", "not a JSON object");
         assertMalformed("{\"v\": 2}", "unsupported message version");
         assertMalformed("{\"v\":1,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[]}", "'changes' is missing or empty");
-        assertMalformed("{\"v\":1,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"e\":true,\"o\":\"I\",\"p\":\"1\"}]}", "'p' is missing or not an integer");
+        assertMalformed("{\"v\":1,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"e\":true,\"ref\":false,\"o\":\"I\",\"p\":\"1\"}]}", "'p' is missing or not an integer");
         assertMalformed("{\"v\":1,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"t\":\"t\",\"o\":\"X\"}]}",
                 "unknown operation");
         assertMalformed("{\"v\":1,\"kind\":\"nuke\",\"source\":\"s\",\"incarnation\":\"i\"}", "unknown message kind");
