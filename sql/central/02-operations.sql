@@ -15,3 +15,6 @@ create table if not exists oneway.skipped_change (
 -- Receive-log states: R received and applied, S skipped by an operator.
 alter table oneway.receive_log drop constraint if exists receive_log_state_check;
 alter table oneway.receive_log add constraint receive_log_state_check check (state in ('R', 'S'));
+
+-- When each change was made on the remote (its transaction's start): lag and latency per change.
+alter table oneway.receive_log add column if not exists logged_at timestamptz;

@@ -159,6 +159,7 @@ public final class ChangeApplier {
                 ps.setString(6, change.op());
                 ps.setTimestamp(7, received);
                 ps.setString(8, skipped.contains(change.position()) ? "S" : "R");
+                ps.setString(9, change.loggedAt());
                 ps.addBatch();
             }
             ps.executeBatch();

@@ -14,9 +14,10 @@ import io.oneway.ops.SchemaInstaller;
 import io.oneway.ops.SchemaInstaller.Part;
 
 /**
- * The all-in-one default: before the routes are configured, starts the embedded remote and
- * central PostgreSQL servers and the Artemis broker, installs Oneway's SQL and the demo
- * schema with capture on, and prints where everything is once Camel has started.
+ * The all-in-one default: before the routes are configured, starts the embedded Artemis broker
+ * and the embedded remote and central PostgreSQL servers, installs Oneway's SQL and the demo
+ * schema with capture on, and prints where everything is once Camel has started. The broker
+ * can also run embedded on its own, next to external databases.
  */
 final class EmbeddedDefault extends MainListenerSupport {
 
@@ -26,22 +27,23 @@ final class EmbeddedDefault extends MainListenerSupport {
     public void beforeConfigure(BaseMainSupport main) {
         CamelContext context = main.getCamelContext();
         PropertiesComponent properties = context.getPropertiesComponent();
-        if (!Boolean.parseBoolean(property(properties, "oneway.embedded.enabled"))) {
+        boolean databases = Boolean.parseBoolean(property(properties, "oneway.embedded.enabled"));
+        boolean broker = Boolean.parseBoolean(property(properties, "oneway.embedded.broker"));
+        Path dataDir = Path.of(property(properties, "oneway.embedded.data-dir"));
+        if (broker) {
+            start(context, new EmbeddedBroker(property(properties, "oneway.embedded.broker-config"), dataDir.resolve("broker"),
+                    Integer.parseInt(property(properties, "oneway.embedded.broker-port"))));
+        }
+        if (!databases) {
             return;
         }
-        Path dataDir = Path.of(property(properties, "oneway.embedded.data-dir"));
+        LOG.info("Starting the all-in-one default: embedded remote and central PostgreSQL under {}", dataDir);
         EmbeddedPostgresServer remote = new EmbeddedPostgresServer("remote",
                 Integer.parseInt(property(properties, "oneway.embedded.remote-port")), dataDir.resolve("remote-pg"));
         EmbeddedPostgresServer central = new EmbeddedPostgresServer("central",
                 Integer.parseInt(property(properties, "oneway.embedded.central-port")), dataDir.resolve("central-pg"));
-        EmbeddedBroker broker = new EmbeddedBroker(property(properties, "oneway.embedded.broker-config"), dataDir.resolve("broker"),
-                Integer.parseInt(property(properties, "oneway.embedded.broker-port")));
-        LOG.info("Starting the all-in-one default: embedded remote and central PostgreSQL and an Artemis broker under {}", dataDir);
-        for (Service service : new Service[] {remote, central, broker}) {
-            service.start();
-            // stopped by the context after the routes, in reverse order
-            addService(context, service);
-        }
+        start(context, remote);
+        start(context, central);
         SchemaInstaller.install(remote.adminDataSource(), Part.REMOTE);
         SchemaInstaller.install(remote.adminDataSource(), Part.DEMO_SCHEMA);
         SchemaInstaller.install(remote.adminDataSource(), Part.DEMO_CAPTURE);
@@ -52,6 +54,12 @@ final class EmbeddedDefault extends MainListenerSupport {
         } catch (Exception e) {
             throw new IllegalStateException("cannot register the start-up banner", e);
         }
+    }
+
+    /** Starts a server now and lets the context stop it after the routes, in reverse order. */
+    private static void start(CamelContext context, Service service) {
+        service.start();
+        addService(context, service);
     }
 
     private static void addService(CamelContext context, Service service) {

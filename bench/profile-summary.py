@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""bench: where the replicator's CPU time goes, from a JFR recording's execution samples.
+
+Reads `jfr print --events jdk.ExecutionSample` output on stdin; prints the share of samples by
+area (the first frame of a stack that falls into a known area, searched from the top)."""
+import re
+import sys
+from collections import Counter
+
+AREAS = [
+    ("HMAC", r"javax\.crypto|sun\.security|io\.oneway\.wire\.MessageSigner"),
+    ("JSON", r"com\.fasterxml\.jackson|io\.oneway\.wire\.WireCodec"),
+    ("JDBC / PostgreSQL driver", r"org\.postgresql|com\.zaxxer\.hikari|org\.springframework\.jdbc"),
+    ("JMS / Artemis", r"org\.apache\.activemq|org\.messaginghub|org\.springframework\.jms|io\.netty"),
+    ("resequencer", r"org\.apache\.camel\.processor\.resequencer"),
+    ("Camel routing", r"org\.apache\.camel"),
+    ("Oneway", r"io\.oneway"),
+]
+stacks, current = [], []
+for line in sys.stdin:
+    m = re.match(r"\s+([\w$.<>]+)\(", line)
+    if m:
+        current.append(m.group(1))
+    elif line.startswith("jdk.ExecutionSample"):
+        if current:
+            stacks.append(current)
+        current = []
+if current:
+    stacks.append(current)
+areas, tops = Counter(), Counter()
+for s in stacks:
+    tops[s[0]] += 1
+    for name, rx in AREAS:
+        if any(re.search(rx, f) for f in s[:12]):
+            areas[name] += 1
+            break
+    else:
+        areas["other (JVM, GC, threads)"] += 1
+total = max(1, len(stacks))
+print(f"{len(stacks)} samples")
+for name, n in areas.most_common():
+    print(f"  {100.0 * n / total:5.1f}%  {name}")
+print("top frames:")
+for f, n in tops.most_common(12):
+    print(f"  {100.0 * n / total:5.1f}%  {f}")

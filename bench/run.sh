@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# Oneway benchmark: one command, as root, on a machine with PostgreSQL 15 (Debian's
+# postgresql-15: pg_createcluster, pgbench), a JDK 17 and Maven:
+#
+#     bench/run.sh
+#
+# It makes two PostgreSQL 15 clusters (remote on 5433, central on 5434; synchronous_commit=off
+# as in the anchor figures), runs the anchor workload (bench/schema.sql, bench/workload.sql:
+# 5 single-row changes per transaction, 2 clients) and measures in the same run:
+#   native logical replication (live rate, catch-up of a backlog),
+#   capture write cost (pgbench tps with Oneway's capture trigger / without),
+#   Oneway catch-up of a 300,000-change backlog, live lag under full-speed pgbench,
+#   latency at 500 changes/s, throughput through a 10 % lossy link / lossless, peak memory.
+# The replicator runs as one JVM (both halves, embedded broker, -Xmx512m) with a JFR
+# recording for the profile. Results: target/bench/results.md. It stops by itself and drops
+# its clusters. Settings: N (transactions per client for backlogs, default 30000),
+# LIVE_SECONDS (60), RATE_TPS (100 transactions/s = 500 changes/s), LOSSY_N (10000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+V=15; REM=5433; CEN=5434
+N=${N:-30000}; LIVE_SECONDS=${LIVE_SECONDS:-60}; RATE_TPS=${RATE_TPS:-100}; LOSSY_N=${LOSSY_N:-10000}
+OUT=$ROOT/target/bench; mkdir -p "$OUT"; rm -rf "$OUT/data"
+RESULTS=$OUT/results.md
+REPLICATOR_PID=
+
+log() { echo "[bench $(date +%T)] $*" >&2; }
+q() { psql -h localhost -p "$1" -U postgres -d "$2" -qAtX -c "$3"; }
+now() { date +%s.%N; }
+rate() { python3 -c "print(int($1 / ($3 - $2)))"; }
+record() { echo "$*" | tee -a "$RESULTS" >&2; }
+
+cleanup() {
+  [ -n "$REPLICATOR_PID" ] && kill "$REPLICATOR_PID" 2>/dev/null || true
+  for c in onewayrem onewaycen; do pg_dropcluster --stop $V $c 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
+log "building the replicator"
+mvn -q -B compile dependency:build-classpath -Dmdep.outputFile="$OUT/classpath.txt" >/dev/null
+CP="$ROOT/target/classes:$(cat "$OUT/classpath.txt")"
+
+log "creating clusters $REM (remote) and $CEN (central)"
+cleanup
+for c in onewayrem:$REM onewaycen:$CEN; do
+  name=${c%%:*}; port=${c##*:}
+  pg_createcluster $V "$name" -p "$port" -- -A trust >/dev/null
+  cat >> /etc/postgresql/$V/$name/postgresql.conf <<CONF
+wal_level = logical
+shared_buffers = 512MB
+synchronous_commit = ${SYNC:-off}
+max_wal_size = 4GB
+max_connections = 100
+CONF
+  pg_ctlcluster --skip-systemctl-redirect $V "$name" start
+done
+cp bench/workload.sql /tmp/oneway_bench_tx.sql; chmod 644 /tmp/oneway_bench_tx.sql
+for p in $REM $CEN; do
+  for db in bench native scratch; do
+    q $p postgres "create database $db"
+    psql -h localhost -p $p -U postgres -d $db -qX -f bench/schema.sql >/dev/null
+  done
+done
+pgb() { pgbench -n -h localhost -p $REM -U postgres -c 2 -j 2 -f /tmp/oneway_bench_tx.sql "$@"; }
+
+echo "# Oneway benchmark results ($(date -u +%F\ %T) UTC, $(nproc) cores, PostgreSQL $V, N=$N)" > "$RESULTS"
+
+# --- native logical replication, same clusters, own databases -------------------------------
+log "native logical replication: live"
+q $REM native "create publication p for table customers, orders"
+q $CEN native "create subscription s connection 'host=localhost port=$REM user=postgres dbname=native' publication p with (copy_data=false)"
+sleep 2
+changes=$((N * 2 * 5))
+wait_sub() {
+  local target; target=$(q $REM native "select pg_current_wal_lsn()")
+  local deadline=$(( $(date +%s) + 600 ))
+  until [ "$(q $CEN native "select coalesce(latest_end_lsn,'0/0') >= '$target' from pg_stat_subscription where subname='s'")" = t ]; do
+    [ "$(date +%s)" -lt $deadline ] || { log "native subscription did not catch up"; exit 1; }
+    sleep 0.05
+  done
+}
+t0=$(now); pgb -t "$N" native >/dev/null; t1=$(now); wait_sub; t2=$(now)
+native_live=$(rate $changes $t0 $t2)
+record "native live: $changes changes, $native_live changes/s end to end, lag after load $(python3 -c "print(round($t2-$t1,2))") s"
+log "native logical replication: catch-up"
+q $CEN native "alter subscription s disable"
+pgb -t "$N" native >/dev/null
+t0=$(now); q $CEN native "alter subscription s enable"; wait_sub; t2=$(now)
+native_catchup=$(rate $changes $t0 $t2)
+record "native catch-up: $changes changes at $native_catchup changes/s"
+q $CEN native "drop subscription s"
+
+# --- capture write cost ---------------------------------------------------------------------
+log "capture write cost"
+for f in sql/remote/01-schema.sql sql/remote/02-capture.sql sql/remote/03-positions.sql sql/remote/04-blocking.sql sql/remote/05-reference.sql sql/shared/verify.sql; do
+  psql -h localhost -p $REM -U postgres -d bench -qX -v ON_ERROR_STOP=1 -f $f >/dev/null
+done
+for f in sql/central/01-schema.sql sql/central/02-operations.sql sql/shared/verify.sql; do
+  psql -h localhost -p $CEN -U postgres -d bench -qX -v ON_ERROR_STOP=1 -f $f >/dev/null
+done
+q $REM scratch "checkpoint"
+base_tps=$(pgb -t "$N" scratch | awk '/^tps/ {print int($3)}')
+q $REM bench "select oneway.enable_capture('customers'), oneway.enable_capture('orders')"
+q $REM bench "checkpoint"
+capture_tps=$(pgb -t "$N" bench | awk '/^tps/ {print int($3)}')
+record "capture write cost: pgbench tps without trigger $base_tps, with Oneway capture $capture_tps, ratio $(python3 -c "print(round($capture_tps/$base_tps,2))")"
+
+# --- Oneway catch-up of the backlog the capture run left ----------------------------------------
+start_replicator() {
+  java -Xmx512m -XX:StartFlightRecording=filename="$OUT/$1.jfr",settings=profile \
+    -Doneway.embedded.enabled=false -Doneway.embedded.broker=true -Doneway.embedded.data-dir="$OUT/data" \
+    -Doneway.embedded.broker-port=61617 -Doneway.demo.enabled=false -Dcamel.management.port=9877 \
+    -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/bench" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/bench" \
+    -Doneway.apply.tables=public.customers,public.orders "${@:2}" \
+    -cp "$CP" io.oneway.main.OnewayMain > "$OUT/$1.log" 2>&1 &
+  REPLICATOR_PID=$!
+}
+stop_replicator() {
+  PEAK_RSS_KB=$(awk '/VmHWM/ {print $2}' /proc/$REPLICATOR_PID/status)
+  kill "$REPLICATOR_PID"; wait "$REPLICATOR_PID" 2>/dev/null || true; REPLICATOR_PID=
+}
+applied() { q $CEN bench "select coalesce(max(applied_position), 0) from oneway.source_progress"; }
+captured() { q $REM bench "select (select last_position from oneway.position_counter) + (select count(*) from oneway.change_log where position is null)"; }
+wait_applied() { # gives up after 20 minutes, so that the benchmark always ends
+  local target=$1 deadline=$(( $(date +%s) + 1200 ))
+  until [ "$(applied)" -ge "$target" ]; do
+    [ "$(date +%s)" -lt $deadline ] || { log "gave up waiting for position $target (applied $(applied)); see $OUT/*.log"; exit 1; }
+    sleep 0.2
+  done
+}
+drain_rate() { # changes/s over the receive log's apply times of positions after $1
+  q $CEN bench "select (count(*) / greatest(extract(epoch from max(applied_at) - min(applied_at)), 0.001))::int from oneway.receive_log where position > $1"
+}
+
+backlog=$(captured)
+log "Oneway catch-up of $backlog changes"
+t0=$(now); start_replicator catchup; wait_applied "$backlog"; t1=$(now)
+oneway_catchup=$(drain_rate 0)
+record "Oneway catch-up: $backlog changes at $oneway_catchup changes/s (first apply to last; $(rate $backlog $t0 $t1) changes/s including JVM start), $(python3 -c "print(round($oneway_catchup/$native_catchup,2))") x native"
+verify_out=$(java -cp "$CP" -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/bench" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/bench" \
+  -Doneway.apply.tables=public.customers,public.orders io.oneway.ops.OnewayCommand verify 2>&1 | tail -1)
+record "verify after catch-up: $verify_out"
+
+# --- live lag while pgbench writes at full speed ------------------------------------------------
+log "live: pgbench at full speed for $LIVE_SECONDS s"
+: > "$OUT/lag.txt"
+(pgb -T "$LIVE_SECONDS" bench > "$OUT/live-pgbench.txt") & PGB=$!
+while kill -0 $PGB 2>/dev/null; do
+  a=$(applied)
+  psql -h localhost -p $REM -U postgres -d bench -qAtX -F ' ' -v applied="$a" -f bench/lag-sample.sql | awk -v a="$a" '{print $1 - a, $2}' >> "$OUT/lag.txt"
+  sleep 0.5
+done
+t1=$(now); target=$(captured); wait_applied "$target"; t2=$(now)
+live_tps=$(awk '/^tps/ {print int($3)}' "$OUT/live-pgbench.txt")
+read -r lc50 lc99 lcmax < <(awk '{print $1}' "$OUT/lag.txt" | python3 bench/stats.py)
+read -r ls50 ls99 lsmax < <(awk '{print $2}' "$OUT/lag.txt" | python3 bench/stats.py)
+record "live: pgbench $live_tps tps ($((live_tps * 5)) changes/s written); lag p50 $ls50 s / $lc50 changes, p99 $ls99 s / $lc99 changes, max $lsmax s; caught up $(python3 -c "print(round($t2-$t1,2))") s after the load; sustained $(drain_rate $backlog) changes/s applied"
+
+# --- latency at a light load ----------------------------------------------------------------------
+log "latency at $((RATE_TPS * 5)) changes/s"
+from=$(applied)
+pgb -R "$RATE_TPS" -T 30 bench > /dev/null
+wait_applied "$(captured)"
+read -r l50 l99 lmax < <(q $CEN bench "select extract(epoch from applied_at - logged_at) from oneway.receive_log where position > $from" | python3 bench/stats.py)
+record "latency commit->applied at $((RATE_TPS * 5)) changes/s: p50 $(python3 -c "print(int($l50*1000))") ms, p99 $(python3 -c "print(int($l99*1000))") ms, max $(python3 -c "print(int($lmax*1000))") ms"
+stop_replicator
+record "peak memory (RSS, VmHWM) of the replicator JVM (-Xmx512m): $((PEAK_RSS_KB / 1024)) MB"
+
+# --- lossless and lossy drain of the same size ---------------------------------------------------
+drain() { # $1 label, rest: replicator flags; a fresh backlog of LOSSY_N x 2 transactions
+  local from; from=$(applied)
+  pgb -t "$LOSSY_N" bench > /dev/null
+  local target; target=$(captured)
+  start_replicator "$1" "${@:2}"; wait_applied "$target"; stop_replicator
+  drain_rate "$from"
+}
+log "lossless drain"
+lossless=$(drain lossless)
+log "lossy drain (10 % drop, both directions)"
+lossy=$(drain lossy -Doneway.send.endpoint=direct:lossy-changes -Doneway.apply.reply-endpoint=direct:lossy-replies -Doneway.lossy.drop=0.1)
+record "lossy link 10 % drop both directions: $lossy changes/s vs lossless $lossless changes/s, ratio $(python3 -c "print(round($lossy/$lossless,2))")"
+
+log "profile of the catch-up (JFR)"
+{ echo; echo '```'; jfr print --events jdk.ExecutionSample "$OUT/catchup.jfr" | python3 bench/profile-summary.py; echo '```'; } >> "$RESULTS"
+log "done: $RESULTS"
+cat "$RESULTS"
