@@ -61,6 +61,11 @@ for p in $REM $CEN; do
     psql -h localhost -p $p -U postgres -d $db -qX -f bench/schema.sql >/dev/null
   done
 done
+# the seed sets updated_at = now(): copy the remote's rows so that both sides start identical
+for db in bench native; do
+  q $CEN $db "truncate customers cascade"
+  psql -h localhost -p $REM -U postgres -d $db -qAtX -c "\copy customers to stdout" | psql -h localhost -p $CEN -U postgres -d $db -qX -c "\copy customers from stdin"
+done
 pgb() { pgbench -n -h localhost -p $REM -U postgres -c 2 -j 2 -f /tmp/oneway_bench_tx.sql "$@"; }
 
 echo "# Oneway benchmark results ($(date -u +%F\ %T) UTC, $(nproc) cores, PostgreSQL $V, N=$N)" > "$RESULTS"
@@ -137,9 +142,9 @@ log "Oneway catch-up of $backlog changes"
 t0=$(now); start_replicator catchup; wait_applied "$backlog"; t1=$(now)
 oneway_catchup=$(drain_rate 0)
 record "Oneway catch-up: $backlog changes at $oneway_catchup changes/s (first apply to last; $(rate $backlog $t0 $t1) changes/s including JVM start), $(python3 -c "print(round($oneway_catchup/$native_catchup,2))") x native"
-verify_out=$(java -cp "$CP" -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/bench" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/bench" \
-  -Doneway.apply.tables=public.customers,public.orders io.oneway.ops.OnewayCommand verify 2>&1 | tail -1)
-record "verify after catch-up: $verify_out"
+java -cp "$CP" -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/bench" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/bench" \
+  -Doneway.apply.tables=public.customers,public.orders io.oneway.ops.OnewayCommand verify > "$OUT/verify.txt" 2>&1 || true
+record "verify after catch-up: $(tr '\n' ' ' < "$OUT/verify.txt")"
 
 # --- live lag while pgbench writes at full speed ------------------------------------------------
 log "live: pgbench at full speed for $LIVE_SECONDS s"

@@ -62,7 +62,7 @@ public final class LossyLink {
         for (int i = 0; i < copies; i++) {
             Message copy = exchange.getMessage().copy();
             if (random.nextDouble() < corrupt) {
-                copy.setBody(flipOneCharacter(copy.getBody(String.class)));
+                copy.setBody(corrupted(copy.getBody()));
             }
             if (maxDelayMillis > 0) {
                 copy.setHeader(DELAY, (long) (random.nextDouble() * maxDelayMillis));
@@ -87,14 +87,21 @@ public final class LossyLink {
         return out;
     }
 
-    private String flipOneCharacter(String body) {
-        if (body == null || body.isEmpty()) {
-            return body;
+    /** The body with one byte (or character) changed. */
+    private Object corrupted(Object body) {
+        if (body instanceof byte[] bytes && bytes.length > 0) {
+            byte[] copy = bytes.clone();
+            int at = random.nextInt(copy.length);
+            copy[at] = (byte) (copy[at] == 'x' ? 'y' : 'x');
+            return copy;
         }
-        char[] chars = body.toCharArray();
-        int at = random.nextInt(chars.length);
-        chars[at] = (char) (chars[at] == 'x' ? 'y' : 'x');
-        return new String(chars);
+        if (body instanceof String text && !text.isEmpty()) {
+            char[] chars = text.toCharArray();
+            int at = random.nextInt(chars.length);
+            chars[at] = (char) (chars[at] == 'x' ? 'y' : 'x');
+            return new String(chars);
+        }
+        return body;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.oneway.wire;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -37,7 +38,7 @@ public final class MessageGate implements Processor {
         exchange.setProperty(Headers.ACCEPTED, false);
         Object decoded;
         try {
-            decoded = codec.decode(exchange.getMessage().getBody(String.class));
+            decoded = codec.decode(text(exchange.getMessage().getBody()));
         } catch (MalformedMessageException e) {
             refuse(expected, "malformed", e.getMessage());
             return;
@@ -56,6 +57,14 @@ public final class MessageGate implements Processor {
         } else {
             admitControl(exchange, (ControlMessage) decoded);
         }
+    }
+
+    /** Messages arrive as UTF-8 bytes; text is accepted too (a TextMessage from another sender). */
+    private static String text(Object body) {
+        if (body instanceof byte[] bytes) {
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+        return body == null ? null : body.toString();
     }
 
     private void admitFrame(Exchange exchange, ChangeFrame frame) {

@@ -1,6 +1,6 @@
 package io.oneway.wire;
 
-import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -18,6 +18,8 @@ import javax.crypto.spec.SecretKeySpec;
 public final class MessageSigner {
 
     private static final String ALGORITHM = "HmacSHA256";
+    // keyed by source; each MessageSigner's keys are fixed, and a thread uses one signer's keys
+    private final ThreadLocal<Map<String, Mac>> macs = ThreadLocal.withInitial(java.util.HashMap::new);
     private final Map<String, SecretKeySpec> keys;
 
     /** @param keySpec the keys as configured in oneway.keys: {@code source=key;source=key} */
@@ -71,17 +73,27 @@ public final class MessageSigner {
     }
 
     private String mac(String source, byte[] input) {
-        SecretKeySpec key = keys.get(source);
-        if (key == null) {
-            throw new IllegalStateException("no HMAC key configured for source '" + source + "'");
+        return Base64.getEncoder().encodeToString(macFor(source).doFinal(input));
+    }
+
+    /** One initialised Mac per thread and source: getInstance and init cost more than the MAC of a small change. */
+    private Mac macFor(String source) {
+        Map<String, Mac> mine = macs.get();
+        Mac m = mine.get(source);
+        if (m == null) {
+            SecretKeySpec key = keys.get(source);
+            if (key == null) {
+                throw new IllegalStateException("no HMAC key configured for source '" + source + "'");
+            }
+            try {
+                m = Mac.getInstance(ALGORITHM);
+                m.init(key);
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("HMAC-SHA256 is not available", e);
+            }
+            mine.put(source, m);
         }
-        try {
-            Mac m = Mac.getInstance(ALGORITHM);
-            m.init(key);
-            return Base64.getEncoder().encodeToString(m.doFinal(input));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HMAC-SHA256 is not available", e);
-        }
+        return m;
     }
 
     private static byte[] changeInput(String source, String incarnation, ChangeRecord c) {
@@ -93,22 +105,27 @@ public final class MessageSigner {
         return fields(m.kind().wireName(), m.source(), m.incarnation(), Long.toString(m.from()), Long.toString(m.to()));
     }
 
+    /** Length-prefixed UTF-8 of every field (0xFF for null), sized once. */
     private static byte[] fields(String... values) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        for (String v : values) {
-            if (v == null) {
-                out.write(0xFF);
-                continue;
+        byte[][] encoded = new byte[values.length][];
+        int size = 0;
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != null) {
+                encoded[i] = values[i].getBytes(StandardCharsets.UTF_8);
+                size += 5 + encoded[i].length;
+            } else {
+                size += 1;
             }
-            byte[] b = v.getBytes(StandardCharsets.UTF_8);
-            out.write(0);
-            out.write(b.length >>> 24);
-            out.write(b.length >>> 16);
-            out.write(b.length >>> 8);
-            out.write(b.length);
-            out.write(b, 0, b.length);
         }
-        return out.toByteArray();
+        ByteBuffer out = ByteBuffer.allocate(size);
+        for (byte[] b : encoded) {
+            if (b == null) {
+                out.put((byte) 0xFF);
+            } else {
+                out.put((byte) 0).putInt(b.length).put(b);
+            }
+        }
+        return out.array();
     }
 
     private static Map<String, String> parse(String keySpec) {

@@ -32,6 +32,10 @@ class LossyLinkTest {
         assertTrue(new LossyLink("t", 1, 0, 0, 0, 0, 1).pass(exchange("m")).isEmpty());
         assertEquals(2, new LossyLink("t", 0, 1, 0, 0, 0, 1).pass(exchange("m")).size());
         assertNotEquals("message", new LossyLink("t", 0, 0, 1, 0, 0, 1).pass(exchange("message")).get(0).getBody(String.class));
+        Exchange bytes = exchange("message");
+        bytes.getMessage().setBody("message".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertNotEquals("message", new String(new LossyLink("t", 0, 0, 1, 0, 0, 1).pass(bytes).get(0).getBody(byte[].class),
+                java.nio.charset.StandardCharsets.UTF_8));
     }
 
     @Test

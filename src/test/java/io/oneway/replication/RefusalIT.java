@@ -116,7 +116,8 @@ class RefusalIT {
         DefaultMessage m = new DefaultMessage(new DefaultCamelContext());
         m.setBody(frame);
         new MessageEncoder(new WireCodec(1 << 20), new MessageSigner(keys)).encodeFrame(m);
-        sendRaw("oneway." + queueSource + ".changes", m.getBody(String.class), m.getHeader("OnewayFirst", Long.class),
+        sendRaw("oneway." + queueSource + ".changes", new String(m.getBody(byte[].class), java.nio.charset.StandardCharsets.UTF_8),
+                m.getHeader("OnewayFirst", Long.class),
                 m.getHeader("OnewayLast", Long.class));
     }
 

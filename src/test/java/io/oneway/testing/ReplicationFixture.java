@@ -69,7 +69,7 @@ public final class ReplicationFixture implements AutoCloseable {
         }
         common.setProperty("oneway.embedded.enabled", "false");
         common.setProperty("oneway.demo.enabled", "false");
-        common.setProperty("oneway.broker.url", "tcp://127.0.0.1:" + brokerPort + "?cacheDestinations=true");
+        common.setProperty("oneway.broker.url", "tcp://127.0.0.1:" + brokerPort + "?cacheDestinations=true&minLargeMessageSize=4194304");
         common.setProperty("camel.management.enabled", "false");
         common.setProperty("camel.main.jmx-enabled", "false");
         common.setProperty("camel.metrics.enabled", "false");
