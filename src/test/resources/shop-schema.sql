@@ -12,3 +12,5 @@ create table shop.order_lines (
 create table shop.not_replicated (id int primary key, v text);
 -- captured in reference mode by the reference-mode tests: wide rows read when sent
 create table shop.documents (id bigint primary key, title text not null, body text, scan bytea, version int not null default 1);
+-- a secondary unique constraint: reordering rows inside a run could trip it
+create table shop.tags (id int primary key, label text not null unique);

@@ -7,23 +7,28 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 import javax.sql.DataSource;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.oneway.support.SqlScript;
 import io.oneway.wire.ChangeRecord;
 
 /**
  * Applies runs of whole source transactions to the central database: in one central transaction
- * the changes (statements from {@link TableCatalog}, consecutive equal statements batched), their
+ * the changes (statements from {@link TableCatalog}, batched as {@link ApplyPlan} orders them), their
  * receive-log rows and the source's new applied position, so that a change is applied exactly once.
  * Changes an operator skipped are not applied but logged with state S.
  */
 public final class ChangeApplier {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ChangeApplier.class);
     private final DataSource central;
     private final TableCatalog catalog;
 
@@ -80,6 +85,29 @@ public final class ChangeApplier {
      * @throws StaleProgressException when another applier moved the source meanwhile
      */
     public void apply(String source, List<ChangeRecord> run, Instant receivedAt, Set<Long> skipped) throws SQLException, ApplyHaltException {
+        List<ChangeRecord> toApply = run.stream().filter(x -> !skipped.contains(x.position()) && !goneSince(x)).toList();
+        try {
+            applyRun(source, run, receivedAt, skipped, ApplyPlan.of(toApply, catalog));
+        } catch (SQLException e) {
+            if (!isPermanent(e)) {
+                throw e;
+            }
+            // reordering rows can trip a secondary unique constraint: try the run strictly in position order
+            LOG.info("Source {}: positions {}..{} applied in position order, the batched order was refused ({})", source,
+                    run.get(0).position(), run.get(run.size() - 1).position(), firstLine(e));
+            try {
+                applyRun(source, run, receivedAt, skipped, inOrder(toApply));
+            } catch (SQLException inOrder) {
+                if (isPermanent(inOrder)) {
+                    throw culprit(source, toApply, inOrder);
+                }
+                throw inOrder;
+            }
+        }
+    }
+
+    private void applyRun(String source, List<ChangeRecord> run, Instant receivedAt, Set<Long> skipped, List<ApplyPlan.Batch> batches)
+            throws SQLException, ApplyHaltException {
         try (Connection c = central.getConnection()) {
             c.setAutoCommit(false);
             try {
@@ -88,45 +116,49 @@ public final class ChangeApplier {
                 if (applied != run.get(0).position() - 1) {
                     throw new StaleProgressException(source, applied);
                 }
-                List<ChangeRecord> toApply = run.stream().filter(x -> !skipped.contains(x.position()) && !goneSince(x)).toList();
-                applyChanges(c, toApply);
+                for (ApplyPlan.Batch batch : batches) {
+                    execute(c, batch);
+                }
                 logReceived(c, source, run, receivedAt, skipped);
                 update(c, "central/queries/advance-progress.sql", run.get(run.size() - 1).position(), source);
                 c.commit();
             } catch (SQLException | ApplyHaltException | RuntimeException e) {
                 c.rollback();
-                if (e instanceof SQLException sql && isPermanent(sql)) {
-                    throw culprit(source, run.stream().filter(x -> !skipped.contains(x.position()) && !goneSince(x)).toList(), sql);
-                }
                 throw e;
             }
         }
     }
 
-    private void applyChanges(Connection c, List<ChangeRecord> run) throws SQLException, ApplyHaltException {
-        int i = 0;
-        while (i < run.size()) {
-            String sql = catalog.statement(run.get(i));
-            int j = i;
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
-                while (j < run.size() && sql.equals(catalog.statement(run.get(j)))) {
-                    List<String> params = TableCatalog.parameters(run.get(j));
-                    for (int p = 0; p < params.size(); p++) {
-                        ps.setString(p + 1, params.get(p));
-                    }
-                    ps.addBatch();
-                    j++;
+    /** Consecutive changes with the same statement, in position order. */
+    private List<ApplyPlan.Batch> inOrder(List<ChangeRecord> changes) throws SQLException, ApplyHaltException {
+        List<ApplyPlan.Batch> batches = new ArrayList<>();
+        for (ChangeRecord change : changes) {
+            String sql = catalog.statement(change);
+            if (batches.isEmpty() || !batches.get(batches.size() - 1).sql().equals(sql)) {
+                batches.add(new ApplyPlan.Batch(sql, new ArrayList<>()));
+            }
+            batches.get(batches.size() - 1).changes().add(change);
+        }
+        return batches;
+    }
+
+    private static void execute(Connection c, ApplyPlan.Batch batch) throws SQLException, ApplyHaltException {
+        try (PreparedStatement ps = c.prepareStatement(batch.sql())) {
+            for (ChangeRecord change : batch.changes()) {
+                List<String> params = TableCatalog.parameters(change);
+                for (int p = 0; p < params.size(); p++) {
+                    ps.setString(p + 1, params.get(p));
                 }
-                int[] counts = ps.executeBatch();
-                for (int k = 0; k < counts.length; k++) {
-                    if (!expected(run.get(i + k), counts[k])) {
-                        ChangeRecord change = run.get(i + k);
-                        throw new ApplyHaltException(change, "the databases diverged: " + change.op() + " found "
-                                + (counts[k] == 0 ? "no row" : counts[k] + " rows") + " for key " + change.key());
-                    }
+                ps.addBatch();
+            }
+            int[] counts = ps.executeBatch();
+            for (int k = 0; k < counts.length; k++) {
+                ChangeRecord change = batch.changes().get(k);
+                if (!expected(change, counts[k])) {
+                    throw new ApplyHaltException(change, "the databases diverged: " + change.op() + " found "
+                            + (counts[k] == 0 ? "no row" : counts[k] + " rows") + " for key " + change.key());
                 }
             }
-            i = j;
         }
     }
 

@@ -27,7 +27,7 @@ import io.oneway.wire.ChangeRecord;
  * (the row and key travel as one JSON parameter that {@code jsonb_populate_record} turns into
  * typed columns of the target table).
  */
-public final class TableCatalog {
+public final class TableCatalog implements Statements {
 
     private static final JsonFactory JSON = new JsonFactory();
     private final DataSource central;
@@ -48,6 +48,7 @@ public final class TableCatalog {
     }
 
     /** The statement text for a change; its parameters are {@link #parameters(ChangeRecord)}. */
+    @Override
     public String statement(ChangeRecord change) throws ApplyHaltException, SQLException {
         Table table = table(change);
         List<String> columns = change.row() == null ? List.of() : fieldNames(change, change.row());

@@ -35,7 +35,7 @@ import io.oneway.testing.PostgresFixture.TestDatabase;
  */
 public final class ReplicationFixture implements AutoCloseable {
 
-    public static final List<String> TABLES = List.of("shop.customers", "shop.orders", "shop.order_lines", "shop.documents");
+    public static final List<String> TABLES = List.of("shop.customers", "shop.orders", "shop.order_lines", "shop.documents", "shop.tags");
     private static final String CENTRAL_ROUTES = "file:routes/error-handling.camel.yaml,file:routes/receive-changes.camel.yaml,"
             + "file:src/test/resources/routes/sources-two.camel.yaml,file:routes/send-replies.camel.yaml,"
             + "file:routes/acknowledge-changes.camel.yaml,file:routes/lossy-link.camel.yaml,file:routes/watch-sources.camel.yaml,"
@@ -64,7 +64,7 @@ public final class ReplicationFixture implements AutoCloseable {
             TestDatabase remote = PostgresFixture.newDatabase("remote_" + source);
             SchemaInstaller.install(remote.dataSource(), Part.REMOTE);
             exec(remote.dataSource(), shopSchema());
-            exec(remote.dataSource(), "select oneway.enable_capture(t::regclass) from unnest(array['shop.customers', 'shop.orders', 'shop.order_lines']) t");
+            exec(remote.dataSource(), "select oneway.enable_capture(t::regclass) from unnest(array['shop.customers', 'shop.orders', 'shop.order_lines', 'shop.tags']) t");
             remotes.put(source, remote);
         }
         common.setProperty("oneway.embedded.enabled", "false");
