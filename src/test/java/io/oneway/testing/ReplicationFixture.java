@@ -115,12 +115,18 @@ public final class ReplicationFixture implements AutoCloseable {
     }
 
     public void startRemote(String source) {
+        startRemote(source, new Properties());
+    }
+
+    /** Starts a remote replicator with some settings of its own, e.g. another database user. */
+    public void startRemote(String source, Properties own) {
         Properties p = new Properties();
         p.putAll(common);
         p.setProperty("camel.main.name", "remote-" + source);
         p.setProperty("oneway.source.id", source);
         p.setProperty("oneway.remote.jdbc-url", remotes.get(source).jdbcUrl());
         p.setProperty("oneway.central.jdbc-url", "jdbc:postgresql://localhost:1/unused");
+        p.putAll(own);
         remoteMains.put(source, start("remote", p));
     }
 

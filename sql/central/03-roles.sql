@@ -1,0 +1,32 @@
+-- Oneway central side, part 3: least privilege.
+--
+-- The replicator's central connection: a member of oneway_applier, e.g.
+--   create user oneway_central password '...' in role oneway_applier;
+-- It may write its own bookkeeping and, of the application's tables, only those granted with
+--   select oneway.grant_apply('shop.orders');
+-- Running apply transactions as a replica (session_replication_role) needs, for a role that is
+-- not a superuser, PostgreSQL 15 or later: the grant below is made there.
+do $$ begin
+  if not exists (select from pg_roles where rolname = 'oneway_applier') then
+    create role oneway_applier nologin;
+  end if;
+  if current_setting('server_version_num')::int >= 150000 then
+    execute 'grant set on parameter session_replication_role to oneway_applier';
+  end if;
+end $$;
+grant usage on schema oneway to oneway_applier;
+grant select, insert, update on oneway.source_progress to oneway_applier;
+grant select, insert on oneway.receive_log to oneway_applier;
+grant select on oneway.skipped_change to oneway_applier;
+
+-- Lets the applier write one replicated table: select, insert, update, delete on it.
+create or replace function oneway.grant_apply(tbl regclass) returns text
+language plpgsql as $$
+declare
+  schema_name text;
+begin
+  select n.nspname into schema_name from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.oid = tbl;
+  execute format('grant usage on schema %I to oneway_applier', schema_name);
+  execute format('grant select, insert, update, delete on %s to oneway_applier', tbl);
+  return tbl::text;
+end $$;
