@@ -97,10 +97,10 @@ q $CEN native "drop subscription s"
 
 # --- capture write cost ---------------------------------------------------------------------
 log "capture write cost"
-for f in sql/remote/01-schema.sql sql/remote/02-capture.sql sql/remote/03-positions.sql sql/remote/04-blocking.sql sql/remote/05-reference.sql sql/remote/06-roles.sql sql/shared/verify.sql; do
+for f in sql/remote/01-schema.sql sql/remote/02-capture.sql sql/remote/03-positions.sql sql/remote/04-blocking.sql sql/remote/05-reference.sql sql/remote/06-roles.sql sql/remote/07-purge.sql sql/shared/verify.sql; do
   psql -h localhost -p $REM -U postgres -d bench -qX -v ON_ERROR_STOP=1 -f $f >/dev/null
 done
-for f in sql/central/01-schema.sql sql/central/02-operations.sql sql/central/03-roles.sql sql/shared/verify.sql; do
+for f in sql/central/01-schema.sql sql/central/02-operations.sql sql/central/03-roles.sql sql/central/04-purge.sql sql/shared/verify.sql; do
   psql -h localhost -p $CEN -U postgres -d bench -qX -v ON_ERROR_STOP=1 -f $f >/dev/null
 done
 q $REM scratch "checkpoint"

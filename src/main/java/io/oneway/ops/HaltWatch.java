@@ -27,6 +27,7 @@ public final class HaltWatch extends AbstractHealthCheck {
     private final OnewayMetrics metrics;
     private Map<String, Map<String, Object>> current = new LinkedHashMap<>();
     private boolean gaugeRegistered;
+    private long checks;
 
     /** @param side what is watched, as named in health checks and notifications: "transfer" or "apply" */
     public HaltWatch(String side, OnewayMetrics metrics) {
@@ -50,6 +51,7 @@ public final class HaltWatch extends AbstractHealthCheck {
 
     /** @return the notifications due: "halted" for each new halt, "resumed" for each that ended */
     public synchronized List<Map<String, Object>> observe(List<Map<String, Object>> rows) {
+        checks++;
         if (!gaugeRegistered) {
             metrics.gauge("oneway_halted", side, this::halts);
             gaugeRegistered = true;
@@ -79,8 +81,14 @@ public final class HaltWatch extends AbstractHealthCheck {
         return current.size();
     }
 
+    /** How many times the watched state was looked at. */
+    public synchronized long checks() {
+        return checks;
+    }
+
     @Override
     protected synchronized void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
+        builder.detail("checks", checks);
         if (current.isEmpty()) {
             builder.up();
             return;

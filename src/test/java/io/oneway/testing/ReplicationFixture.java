@@ -39,7 +39,7 @@ public final class ReplicationFixture implements AutoCloseable {
     private static final String CENTRAL_ROUTES = "file:routes/error-handling.camel.yaml,file:routes/receive-changes.camel.yaml,"
             + "file:src/test/resources/routes/sources-two.camel.yaml,file:routes/send-replies.camel.yaml,"
             + "file:routes/acknowledge-changes.camel.yaml,file:routes/lossy-link.camel.yaml,file:routes/watch-sources.camel.yaml,"
-            + "file:routes/notify-operators.camel.yaml";
+            + "file:routes/notify-operators.camel.yaml,file:routes/purge-receive-log.camel.yaml";
 
     private final EmbeddedBroker broker;
     private final int brokerPort;
@@ -86,6 +86,12 @@ public final class ReplicationFixture implements AutoCloseable {
         fixture.startCentral();
         fixture.startRemote(source);
         return fixture;
+    }
+
+    /** A setting for both replicators (call before starting them). */
+    public ReplicationFixture with(String key, String value) {
+        common.setProperty(key, value);
+        return this;
     }
 
     /** Puts the lossy link in both directions with these settings (call before starting the replicators). */
@@ -164,10 +170,10 @@ public final class ReplicationFixture implements AutoCloseable {
     /** Waits until every positioned change of the source is applied on the central database. */
     public void awaitCaughtUp(String source, Duration atMost) {
         await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> {
-            long captured = number(remote(source), "select count(*) from oneway.change_log");
-            long positioned = number(remote(source), "select coalesce(max(position), 0) from oneway.change_log");
+            long unpositioned = number(remote(source), "select count(*) from oneway.change_log where position is null");
+            long positioned = number(remote(source), "select last_position from oneway.position_counter");
             long applied = number(central(), "select coalesce(max(applied_position), 0) from oneway.source_progress where source_id = ?", source);
-            return captured == positioned && applied == positioned;
+            return unpositioned == 0 && applied == positioned;
         });
     }
 
