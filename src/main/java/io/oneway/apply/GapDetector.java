@@ -47,10 +47,6 @@ public final class GapDetector {
         return out;
     }
 
-    public List<Map<String, Object>> status() {
-        return receivers.values().stream().map(SourceReceiver::status).toList();
-    }
-
     private SourceReceiver receiver(String source) {
         return receivers.computeIfAbsent(source, s -> new SourceReceiver(s, applier, metrics, settings));
     }

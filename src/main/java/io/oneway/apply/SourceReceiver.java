@@ -116,11 +116,6 @@ final class SourceReceiver {
         return out;
     }
 
-    synchronized Map<String, Object> status() {
-        return Map.of("source", source, "applied", applied, "parked", parked.size(), "highestKnown", highestKnown,
-                "halted", halted, "haltReason", haltReason == null ? "" : haltReason);
-    }
-
     synchronized long applied() {
         return applied;
     }

@@ -63,8 +63,4 @@ public final class EmbeddedPostgresServer implements Service {
     public int port() {
         return port;
     }
-
-    public String name() {
-        return name;
-    }
 }

@@ -61,11 +61,6 @@ public final class SendWindow {
         return acked + window;
     }
 
-    public synchronized long acked() {
-        load();
-        return acked;
-    }
-
     public synchronized void sent(long last) {
         load();
         if (last > lastSent) {

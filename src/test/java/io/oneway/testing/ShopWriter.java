@@ -19,7 +19,6 @@ import javax.sql.DataSource;
 public final class ShopWriter {
 
     private final DataSource db;
-    private final long idBase;
     private final Random random;
     private final List<Long> customers = new ArrayList<>();
     private final List<Long> orders = new ArrayList<>();
@@ -33,7 +32,6 @@ public final class ShopWriter {
 
     public ShopWriter(DataSource db, long idBase, long seed, long sharedCustomer) {
         this.db = db;
-        this.idBase = idBase;
         this.nextId = idBase;
         this.random = new Random(seed);
         this.sharedCustomer = sharedCustomer;
@@ -126,9 +124,5 @@ public final class ShopWriter {
 
     private static int linesOf(Connection c, long order) throws SQLException {
         return ((Number) Sql.rows(c, "select count(*) as n from shop.order_lines where order_id = ?", order).get(0).get("n")).intValue();
-    }
-
-    public long idBase() {
-        return idBase;
     }
 }
