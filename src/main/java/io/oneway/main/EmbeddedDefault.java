@@ -31,8 +31,12 @@ final class EmbeddedDefault extends MainListenerSupport {
         boolean broker = Boolean.parseBoolean(property(properties, "oneway.embedded.broker"));
         Path dataDir = Path.of(property(properties, "oneway.embedded.data-dir"));
         if (broker) {
+            BrokerUsers users = Boolean.parseBoolean(property(properties, "oneway.embedded.broker-security"))
+                    ? BrokerUsers.load(Path.of(property(properties, "oneway.embedded.broker-users")),
+                            Path.of(property(properties, "oneway.embedded.broker-roles")))
+                    : null;
             start(context, new EmbeddedBroker(property(properties, "oneway.embedded.broker-config"), dataDir.resolve("broker"),
-                    Integer.parseInt(property(properties, "oneway.embedded.broker-port"))));
+                    Integer.parseInt(property(properties, "oneway.embedded.broker-port")), users));
         }
         if (!databases) {
             return;

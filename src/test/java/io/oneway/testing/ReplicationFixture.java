@@ -20,6 +20,7 @@ import javax.sql.DataSource;
 
 import org.apache.camel.main.Main;
 
+import io.oneway.main.BrokerUsers;
 import io.oneway.main.EmbeddedBroker;
 import io.oneway.main.OnewayMain;
 import io.oneway.ops.SchemaInstaller;
@@ -47,15 +48,27 @@ public final class ReplicationFixture implements AutoCloseable {
     private final Map<String, TestDatabase> remotes = new HashMap<>();
     private final Map<String, Main> remoteMains = new HashMap<>();
     private final Properties common = new Properties();
+    private final boolean secured;
     private Main centralMain;
 
     public ReplicationFixture(String... sources) {
+        this(null, sources);
+    }
+
+    /** Replication through a broker that checks users and per-source permissions; each replicator logs in as itself. */
+    public static ReplicationFixture secured(String... sources) {
+        return new ReplicationFixture(BrokerUsers.load(Path.of("artemis-config/artemis-users.properties"),
+                Path.of("artemis-config/artemis-roles.properties")), sources);
+    }
+
+    private ReplicationFixture(BrokerUsers users, String... sources) {
         try {
             brokerPort = freePort();
-            broker = new EmbeddedBroker("artemis-config/broker.xml", Files.createTempDirectory("oneway-broker"), brokerPort);
+            broker = new EmbeddedBroker("artemis-config/broker.xml", Files.createTempDirectory("oneway-broker"), brokerPort, users);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        secured = users != null;
         broker.start();
         central = PostgresFixture.newDatabase("central");
         SchemaInstaller.install(central.dataSource(), Part.CENTRAL);
@@ -112,6 +125,10 @@ public final class ReplicationFixture implements AutoCloseable {
         p.setProperty("camel.main.routes-include-pattern", CENTRAL_ROUTES);
         p.setProperty("oneway.central.jdbc-url", central.jdbcUrl());
         p.setProperty("oneway.remote.jdbc-url", "jdbc:postgresql://localhost:1/unused");
+        if (secured) {
+            p.setProperty("oneway.broker.user", "central");
+            p.setProperty("oneway.broker.password", "DEMO-ONLY-central-broker-password");
+        }
         centralMain = start("central", p);
     }
 
@@ -132,6 +149,10 @@ public final class ReplicationFixture implements AutoCloseable {
         p.setProperty("oneway.source.id", source);
         p.setProperty("oneway.remote.jdbc-url", remotes.get(source).jdbcUrl());
         p.setProperty("oneway.central.jdbc-url", "jdbc:postgresql://localhost:1/unused");
+        if (secured) {
+            p.setProperty("oneway.broker.user", source);
+            p.setProperty("oneway.broker.password", "DEMO-ONLY-" + source + "-broker-password");
+        }
         p.putAll(own);
         remoteMains.put(source, start("remote", p));
     }
