@@ -20,7 +20,7 @@ final class StartupBanner {
                 "  captured changes: select position, txid, tx_end, object_type, object_id, op from oneway.change_log order by position desc nulls first limit 20;",
                 "  health          : " + base + "/observe/health",
                 "  metrics         : " + base + "/observe/metrics",
-                "  Jolokia (Hawtio): " + base + "/observe/jolokia   (Hawtio: mvn -f hawtio/pom.xml exec:java, then open http://localhost:8090/hawtio)",
+                "  Jolokia (Hawtio): " + base + "/observe/jolokia   (Hawtio: mvn -f hawtio/pom.xml compile exec:java, then open http://localhost:8090/hawtio)",
                 "");
     }
 }
