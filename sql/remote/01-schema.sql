@@ -17,13 +17,13 @@ insert into oneway.node default values on conflict do nothing;
 -- CACHE 1 so that ids follow the order in which statements ran across sessions.
 create sequence if not exists oneway.change_log_log_id_seq cache 1;
 
--- The change log (SPEC §2). One row per changed row. position stays null until the
--- single position assigner numbers the row after its transaction committed (SPEC §3).
+-- The change log (SPEC §2). One row per changed row, written by the capture trigger inside
+-- the writer's transaction and never updated by the replicator: the position assigner numbers
+-- rows in oneway.change_position, so the writer maintains two narrow indexes (key, txid) and
+-- numbering writes no new row versions of the log.
 create table if not exists oneway.change_log (
   log_id       bigint primary key default nextval('oneway.change_log_log_id_seq'),
   txid         xid8 not null default pg_current_xact_id(),
-  position     bigint unique,
-  tx_end       boolean not null default false,
   object_type  text not null,
   object_id    jsonb not null,
   op           char(1) not null check (op in ('I', 'U', 'D')),
@@ -35,17 +35,27 @@ create table if not exists oneway.change_log (
   block_reason text
 );
 alter sequence oneway.change_log_log_id_seq owned by oneway.change_log.log_id;
+-- the position assigner looks for new rows by transaction id (see 03-positions.sql)
+create index if not exists change_log_txid on oneway.change_log (txid);
 
 comment on column oneway.change_log.log_id is 'statement-order id, from a CACHE 1 sequence inside the writer''s transaction';
 comment on column oneway.change_log.txid is 'source transaction id (top level, 64-bit)';
-comment on column oneway.change_log.position is 'gapless, commit-consistent per-source number; null until assigned, never changed afterwards';
-comment on column oneway.change_log.tx_end is 'true on the last change of its transaction';
 comment on column oneway.change_log.object_type is 'schema-qualified table name, quoted where needed';
 comment on column oneway.change_log.object_id is 'primary key values as a JSON object; for U and D the key before the change';
 comment on column oneway.change_log.op is 'I insert, U update, D delete';
 comment on column oneway.change_log.state is 'L logged (ready to send), B blocked';
 comment on column oneway.change_log.capture_mode is 'I image (row image stored), R reference (row read when the message is built)';
 comment on column oneway.change_log.row_image is 'new row values as JSON (I and U in image mode); null for D and in reference mode';
+
+-- Positions (SPEC §3): written once by the single position assigner after the change's
+-- transaction committed, never changed; deleted with the change by the purge.
+create table if not exists oneway.change_position (
+  position bigint primary key,
+  log_id   bigint not null unique,
+  tx_end   boolean not null
+);
+comment on column oneway.change_position.position is 'gapless, commit-consistent per-source number';
+comment on column oneway.change_position.tx_end is 'true on the last change of its transaction';
 
 -- Tables under capture and how their key is made.
 create table if not exists oneway.captured_table (
@@ -56,12 +66,16 @@ create table if not exists oneway.captured_table (
   enabled_at   timestamptz not null default now()
 );
 
--- The last position handed out. One row; the assigner updates it in the same
--- transaction as the rows it numbers, so positions are gapless.
+-- The last position handed out, and where the assigner's next pass looks for new rows. One
+-- row; the assigner updates it in the same transaction as the positions it writes, so
+-- positions are gapless. Every change not yet numbered belongs to a transaction whose id is
+-- at or above scan_from or in open_txids (see 03-positions.sql).
 create table if not exists oneway.position_counter (
   singleton     boolean primary key default true check (singleton),
   last_position bigint not null default 0
 );
+alter table oneway.position_counter add column if not exists scan_from xid8 not null default '0';
+alter table oneway.position_counter add column if not exists open_txids xid8[] not null default '{}';
 insert into oneway.position_counter default values on conflict do nothing;
 
 -- What the central database has acknowledged as applied (SPEC §4 ack): every change at or
@@ -73,13 +87,25 @@ create table if not exists oneway.sender_state (
 );
 insert into oneway.sender_state default values on conflict do nothing;
 
--- The change log with each record's delivery state. The stored state is L or B; A
--- (acknowledged: applied on the central database) follows from the ack watermark, so an ack
--- is one row update rather than one per change.
-create or replace view oneway.change_log_status as
-select l.log_id, l.position, l.txid, l.tx_end, l.object_type, l.object_id, l.op,
+-- The change log in position order with each record's delivery state (position null: not
+-- yet numbered). The stored state is L or B; A (acknowledged: applied on the central
+-- database) follows from the ack watermark, so an ack is one row update rather than one per
+-- change.
+drop view if exists oneway.change_log_status;
+create view oneway.change_log_status as
+select l.log_id, p.position, l.txid, p.tx_end, l.object_type, l.object_id, l.op,
        case when l.state = 'B' then 'B'
-            when l.position is not null and l.position <= s.acked_position then 'A'
+            when p.position <= s.acked_position then 'A'
             else 'L' end as state,
-       l.logged_at, l.blocked_at, l.block_reason
-  from oneway.change_log l cross join oneway.sender_state s;
+       l.capture_mode, l.row_image, l.logged_at, l.blocked_at, l.block_reason
+  from oneway.change_log l
+  left join oneway.change_position p on p.log_id = l.log_id
+  cross join oneway.sender_state s;
+
+-- The changes the position assigner has not numbered yet that this snapshot can see: rows of
+-- committed transactions (and the caller's own).
+create or replace view oneway.unpositioned_change as
+select l.log_id, l.txid, l.logged_at
+  from oneway.change_log l cross join oneway.position_counter c
+ where (l.txid >= c.scan_from or l.txid = any (c.open_txids))
+   and not exists (select from oneway.change_position p where p.log_id = l.log_id);

@@ -7,8 +7,16 @@
 --   id of the transaction: if T2 overwrote or read and then wrote data of T1, T2's
 --   later statements ran after T1 committed, so T2's highest id is above all of T1's;
 -- * one assigner at a time (advisory lock), and the counter is updated in the same
---   transaction as the rows, so positions have no holes and never change;
+--   transaction as the positions, so positions have no holes and never change;
 -- * an open transaction is simply not visible yet: it stalls nobody.
+--
+-- Finding new rows without scanning the log: a pass sees every committed transaction that
+-- its snapshot does not list as running. So after a pass, a change it did not number belongs
+-- to a transaction that was running at its snapshot (pg_snapshot_xip), or started later (id
+-- at or above pg_snapshot_xmax), or was left for the next pass by max_changes (id at or above
+-- the lowest such). The next pass reads only those transaction ids, through the txid index:
+-- a long-running writer costs one index probe per pass, not a rescan of everything since it
+-- began.
 
 -- Numbers the committed, unnumbered changes: whole transactions in order, at most
 -- about max_changes (a transaction is never split, so one larger than that is
@@ -18,13 +26,17 @@ returns table (first_position bigint, last_position bigint, changes bigint, tran
 language plpgsql as $$
 declare
   base bigint;
+  snap pg_snapshot;
+  done record;
 begin
   -- key: the ASCII of 'onewayap'; waits for a concurrent assigner instead of racing it
   perform pg_advisory_xact_lock(7957688980429220976);
   select c.last_position into base from oneway.position_counter c;
-  return query
-  with pending as (
-    select l.log_id, l.txid from oneway.change_log l where l.position is null
+  -- taken before the scan: every transaction the scan cannot see runs at this snapshot or
+  -- starts after it
+  snap := pg_current_snapshot();
+  with pending as materialized (
+    select u.log_id, u.txid from oneway.unpositioned_change u
   ), groups as (
     select p.txid, max(p.log_id) as last_log_id, count(*) as n from pending p group by p.txid
   ), ranked as (
@@ -35,14 +47,25 @@ begin
     select p.log_id, base + row_number() over (order by k.last_log_id, p.log_id) as pos,
            p.log_id = k.last_log_id as is_end
       from pending p join picked k on k.txid = p.txid
-  ), done as (
-    update oneway.change_log l set position = nb.pos, tx_end = nb.is_end
-      from numbered nb where l.log_id = nb.log_id
-    returning l.position, l.txid
+  ), inserted as (
+    insert into oneway.change_position(position, log_id, tx_end)
+    select nb.pos, nb.log_id, nb.is_end from numbered nb
+    returning oneway.change_position.position, oneway.change_position.tx_end
   )
-  select min(d.position), max(d.position), count(*), count(distinct d.txid) from done d
-  having count(*) > 0;
+  select (select min(i.position) from inserted i) as first_position,
+         (select max(i.position) from inserted i) as last_position,
+         (select count(*) from inserted i) as changes,
+         (select count(*) filter (where i.tx_end) from inserted i) as transactions,
+         -- the lowest id left for the next pass (xid8 has no min aggregate before PostgreSQL 16)
+         (select r.txid from ranked r where r.upto - r.n >= max_changes order by r.txid limit 1) as left_from
+    into done;
+  -- nothing numbered: the bounds of the previous pass still hold, and an idle poll writes nothing
+  if done.changes = 0 then
+    return;
+  end if;
   update oneway.position_counter c
-     set last_position = coalesce((select max(l.position) from oneway.change_log l
-                                    where l.position > base), base);
+     set last_position = done.last_position,
+         scan_from = least(pg_snapshot_xmax(snap), done.left_from),
+         open_txids = array(select pg_snapshot_xip(snap));
+  return query select done.first_position, done.last_position, done.changes, done.transactions;
 end $$;

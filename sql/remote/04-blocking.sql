@@ -6,7 +6,17 @@
 -- is not sent again once blocked, but a copy already in flight may still be applied; blocking
 -- an acknowledged change is refused, since it is applied already.
 
-create index if not exists change_log_blocked on oneway.change_log (position) where state = 'B';
+drop index if exists oneway.change_log_blocked;
+create index if not exists change_log_blocked_ids on oneway.change_log (log_id) where state = 'B';
+
+-- Where sending stops: the position of the first blocked change not yet acknowledged (the
+-- largest bigint when nothing is blocked). Both send queries read only below it.
+create or replace view oneway.send_stop as
+select coalesce(min(p.position), 9223372036854775807) as position
+  from oneway.change_log b
+  join oneway.change_position p on p.log_id = b.log_id
+  cross join oneway.sender_state s
+ where b.state = 'B' and p.position > s.acked_position;
 
 -- Block one change-log record. Returns its log id.
 create or replace function oneway.block_change(id bigint, reason text default null) returns bigint
@@ -16,7 +26,9 @@ declare
   acked bigint;
 begin
   select s.acked_position into acked from oneway.sender_state s;
-  select l.* into r from oneway.change_log l where l.log_id = id for update;
+  select l.log_id, p.position into r
+    from oneway.change_log l left join oneway.change_position p on p.log_id = l.log_id
+   where l.log_id = id for update of l;
   if not found then
     raise exception 'there is no change-log record with log id %', id using errcode = '22023';
   end if;
@@ -37,7 +49,8 @@ declare
 begin
   update oneway.change_log l set state = 'B', blocked_at = coalesce(l.blocked_at, now()), block_reason = reason
     from oneway.sender_state s
-   where l.object_type = qualified and l.object_id = key and (l.position is null or l.position > s.acked_position);
+   where l.object_type = qualified and l.object_id = key
+     and not exists (select from oneway.change_position p where p.log_id = l.log_id and p.position <= s.acked_position);
   get diagnostics n = row_count;
   if n = 0 then
     raise exception '% % has no change waiting to be sent', qualified, key using errcode = '22023';
@@ -86,11 +99,13 @@ end $$;
 
 -- What stops the transfer: the first blocked change not yet acknowledged, since when, why,
 -- and how many changes wait behind it. No row: nothing is blocked.
-create or replace view oneway.transfer_status as
-select b.log_id, b.position, b.object_type, b.object_id::text as object_id, b.op, b.blocked_at, b.block_reason,
-       (select count(*) from oneway.change_log w where w.position > b.position)
-         + (select count(*) from oneway.change_log w where w.position is null) as waiting
-  from oneway.change_log b cross join oneway.sender_state s
- where b.state = 'B' and b.position > s.acked_position
- order by b.position
+drop view if exists oneway.transfer_status;
+create view oneway.transfer_status as
+select b.log_id, p.position, b.object_type, b.object_id::text as object_id, b.op, b.blocked_at, b.block_reason,
+       c.last_position - p.position + (select count(*) from oneway.unpositioned_change) as waiting
+  from oneway.change_log b
+  join oneway.change_position p on p.log_id = b.log_id
+  cross join oneway.sender_state s cross join oneway.position_counter c
+ where b.state = 'B' and p.position > s.acked_position
+ order by p.position
  limit 1;

@@ -27,10 +27,12 @@ begin
   for i in 1 .. TG_NARGS - 1 loop
     k := k || jsonb_build_object(TG_ARGV[i], key_image -> TG_ARGV[i]);
   end loop;
-  select l.log_id, l.position, l.op, l.logged_at, l.txid into prev
-    from oneway.change_log l cross join oneway.sender_state s
+  select l.log_id, p.position, l.op, l.logged_at, l.txid into prev
+    from oneway.change_log l
+    left join oneway.change_position p on p.log_id = l.log_id
+    cross join oneway.sender_state s
    where l.capture_mode = 'R' and l.object_type = TG_ARGV[0] and l.object_id = k
-     and (l.position is null or l.position > s.acked_position)
+     and (p.position is null or p.position > s.acked_position)
    order by l.log_id desc
    limit 1;
   -- consecutive: no other change is in the log after the pending one (ids taken by refused or
@@ -69,3 +71,14 @@ begin
     into r using key;
   return r;
 end $$;
+
+-- The changes the sender may send, as frames carry them: positioned, before the first blocked
+-- change (oneway.send_stop), with the row of a reference-mode change read now.
+create or replace view oneway.sendable_change as
+select p.position, l.txid::text as txid, p.tx_end, l.object_type, l.object_id::text as object_id, l.op, l.capture_mode,
+       case when l.capture_mode = 'R' and l.op <> 'D' then oneway.current_row(l.object_type, l.object_id)::text
+            else l.row_image::text end as row_image,
+       l.logged_at::text as logged_at
+  from oneway.change_position p
+  join oneway.change_log l on l.log_id = p.log_id
+ where p.position < (select s.position from oneway.send_stop s);

@@ -6,15 +6,21 @@ language plpgsql as $$
 declare
   n bigint;
 begin
-  delete from oneway.change_log l
-   using (select c.log_id
-            from oneway.change_log c cross join oneway.sender_state s
-           where c.position <= s.acked_position and c.logged_at < now() - retention
-           order by c.position
-           limit max_rows) d
-   where l.log_id = d.log_id;
+  with purged as (
+    delete from oneway.change_position p
+     using (select c.position
+              from oneway.change_position c
+              join oneway.change_log l on l.log_id = c.log_id
+              cross join oneway.sender_state s
+             where c.position <= s.acked_position and l.logged_at < now() - retention
+             order by c.position
+             limit max_rows) d
+     where p.position = d.position
+    returning p.log_id
+  )
+  delete from oneway.change_log l using purged d where l.log_id = d.log_id;
   get diagnostics n = row_count;
   return n;
 end $$;
 grant execute on function oneway.purge_delivered(interval, int) to oneway_sender;
-grant delete on oneway.change_log to oneway_sender;
+grant delete on oneway.change_log, oneway.change_position to oneway_sender;

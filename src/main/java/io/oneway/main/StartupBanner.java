@@ -17,7 +17,7 @@ final class StartupBanner {
                         + properties.resolveProperty("oneway.demo.period").orElse("?") + " ms.",
                 "  remote database : psql -h localhost -p " + remote.port() + " -U postgres postgres",
                 "  central database: psql -h localhost -p " + central.port() + " -U postgres postgres",
-                "  captured changes: select position, txid, tx_end, object_type, object_id, op from oneway.change_log order by position desc nulls first limit 20;",
+                "  captured changes: select position, txid, tx_end, object_type, object_id, op, state from oneway.change_log_status order by position desc nulls first limit 20;",
                 "  health          : " + base + "/observe/health",
                 "  metrics         : " + base + "/observe/metrics",
                 "  Jolokia (Hawtio): " + base + "/observe/jolokia   (Hawtio: mvn -f hawtio/pom.xml compile exec:java, then open http://localhost:8090/hawtio)",

@@ -102,7 +102,7 @@ class CaptureIT {
             assertEquals(100L, number(db, "select count(*) from oneway.change_log where txid::text = ?", txid));
         }
         assertEquals(1L, number(db, "select count(distinct state) from oneway.change_log where state = 'L'"));
-        assertEquals(0L, number(db, "select count(*) from oneway.change_log where position is not null"));
+        assertEquals(0L, number(db, "select count(*) from oneway.change_log_status where position is not null"));
     }
 
     @Test

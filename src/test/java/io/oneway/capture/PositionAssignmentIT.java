@@ -106,7 +106,7 @@ class PositionAssignmentIT {
         }
         assign();
 
-        List<Map<String, Object>> log = rows(db, "select position, txid::text as txid, object_id::text as id, op from oneway.change_log order by position");
+        List<Map<String, Object>> log = rows(db, "select position, txid::text as txid, object_id::text as id, op from oneway.change_log_status order by position");
         assertEquals(4, log.size());
         String t1 = (String) log.get(0).get("txid");
         assertEquals(List.of("{\"id\": 1}", "{\"id\": 2}"), List.of(log.get(0).get("id"), log.get(1).get("id")));
@@ -126,11 +126,60 @@ class PositionAssignmentIT {
             assign();
             assertEquals(List.of(1L, 2L, 3L), positions());
             // the open transaction sees its own change, still without a position
-            assertEquals(1L, Sql.rows(longTx, "select count(*) as n from oneway.change_log where position is null").get(0).get("n"));
+            assertEquals(1L, Sql.rows(longTx, "select count(*) as n from oneway.change_log_status where position is null").get(0).get("n"));
             longTx.commit();
         }
         assign();
         assertEquals(List.of(1L, 2L, 3L, 4L), positions());
+    }
+
+    @Test
+    void a_transaction_open_across_many_passes_is_numbered_when_it_commits_and_nothing_is_numbered_twice() throws Exception {
+        try (Connection longTx = db.getConnection(); Connection middle = db.getConnection()) {
+            longTx.setAutoCommit(false);
+            middle.setAutoCommit(false);
+            exec(longTx, "insert into items(id) values (1)");
+            exec(middle, "insert into items(id) values (2)");
+            for (int i = 10; i < 15; i++) {
+                exec(db, "insert into items(id) values (?)", i);
+                assign();
+            }
+            middle.commit();
+            exec(db, "insert into items(id) values (20)");
+            assign();
+            exec(longTx, "insert into items(id) values (3)");
+            longTx.commit();
+        }
+        exec(db, "insert into items(id) values (30)");
+        assign();
+        assertEquals(0, assign(), "a pass after everything was numbered numbers nothing");
+
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L), positions());
+        assertEquals(List.of("{\"id\": 10}", "{\"id\": 11}", "{\"id\": 12}", "{\"id\": 13}", "{\"id\": 14}",
+                "{\"id\": 2}", "{\"id\": 20}", "{\"id\": 1}", "{\"id\": 3}", "{\"id\": 30}"), objectIdsByPosition());
+    }
+
+    @Test
+    void passes_smaller_than_the_backlog_number_it_whole_transactions_at_a_time_in_order() throws Exception {
+        for (int t = 0; t < 20; t++) {
+            try (Connection c = db.getConnection()) {
+                c.setAutoCommit(false);
+                for (int i = 0; i < 3; i++) {
+                    exec(c, "insert into items(id) values (?)", t * 10 + i);
+                }
+                c.commit();
+            }
+        }
+        List<Long> sizes = new ArrayList<>();
+        for (long n = assign(4); n > 0; n = assign(4)) {
+            sizes.add(n);
+        }
+
+        assertEquals(List.of(6L, 6L, 6L, 6L, 6L, 6L, 6L, 6L, 6L, 6L), sizes, "two whole transactions of three changes per pass of at most 4");
+        assertGaplessFromOne(60);
+        assertTransactionsContiguous();
+        assertEquals(rows(db, "select object_id::text as id from oneway.change_log order by log_id").stream().map(r -> (String) r.get("id")).toList(),
+                objectIdsByPosition());
     }
 
     @Test
@@ -148,7 +197,7 @@ class PositionAssignmentIT {
         }
         assign();
 
-        List<Map<String, Object>> log = rows(db, "select position, txid::text as txid, tx_end from oneway.change_log order by position");
+        List<Map<String, Object>> log = rows(db, "select position, txid::text as txid, tx_end from oneway.change_log_status order by position");
         assertEquals(10, log.size());
         for (int i = 0; i < 10; i++) {
             assertEquals(log.get(i / 5 * 5).get("txid"), log.get(i).get("txid"), "changes of one transaction are contiguous");
@@ -202,9 +251,11 @@ class PositionAssignmentIT {
         Future<Integer> w2 = pool.submit(writerTask);
         Future<Long> assigner = pool.submit(() -> {
             start.await();
+            // passes of varied size, so that many end with a backlog left for the next one
+            Random sizes = new Random();
             long n = 0;
             while (writing.get()) {
-                n += assign();
+                n += assign(1 + sizes.nextInt(200));
             }
             return n;
         });
@@ -251,7 +302,7 @@ class PositionAssignmentIT {
     }
 
     private void assertGaplessFromOne(long expected) {
-        List<Map<String, Object>> r = rows(db, "select count(*) as n, count(distinct position) as d, min(position) as lo, max(position) as hi, count(*) filter (where position is null) as unassigned from oneway.change_log");
+        List<Map<String, Object>> r = rows(db, "select count(*) as n, count(distinct position) as d, min(position) as lo, max(position) as hi, count(*) filter (where position is null) as unassigned from oneway.change_log_status");
         Map<String, Object> s = r.get(0);
         assertEquals(expected, ((Number) s.get("n")).longValue(), "rows in the log");
         assertEquals(0L, ((Number) s.get("unassigned")).longValue(), "unnumbered rows");
@@ -264,7 +315,7 @@ class PositionAssignmentIT {
     private void assertCounterUpdatesInCommitOrder() {
         Map<Integer, Long> last = new HashMap<>();
         for (Map<String, Object> row : rows(db, "select (row_image->>'id')::int as id, (row_image->>'value')::bigint as value "
-                + "from oneway.change_log where object_type = 'public.counters' order by position")) {
+                + "from oneway.change_log_status where object_type = 'public.counters' order by position")) {
             int id = (Integer) row.get("id");
             long value = (Long) row.get("value");
             assertEquals(last.getOrDefault(id, 0L) + 1, value, "counter " + id + " updates out of commit order");
@@ -276,23 +327,29 @@ class PositionAssignmentIT {
     private void assertTransactionsContiguous() {
         assertEquals(0, number(db, "select count(*) from (select txid, max(position) - min(position) + 1 as span, count(*) as n, "
                 + "count(*) filter (where tx_end) as ends, max(position) filter (where tx_end) as end_pos, max(position) as hi "
-                + "from oneway.change_log group by txid) t where span <> n or ends <> 1 or end_pos <> hi"));
+                + "from oneway.change_log_status group by txid) t where span <> n or ends <> 1 or end_pos <> hi"));
     }
 
     private long assign() throws SQLException {
-        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement("select changes from oneway.assign_positions(10000)");
-                ResultSet rs = ps.executeQuery()) {
-            return rs.next() ? rs.getLong(1) : 0;
+        return assign(100_000);
+    }
+
+    private long assign(int maxChanges) throws SQLException {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement("select changes from oneway.assign_positions(?)")) {
+            ps.setInt(1, maxChanges);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
         }
     }
 
     private List<Long> positions() {
-        return rows(db, "select position from oneway.change_log where position is not null order by position").stream()
+        return rows(db, "select position from oneway.change_log_status where position is not null order by position").stream()
                 .map(r -> (Long) r.get("position")).toList();
     }
 
     private List<String> objectIdsByPosition() {
-        return rows(db, "select object_id::text as id from oneway.change_log where position is not null order by position").stream()
+        return rows(db, "select object_id::text as id from oneway.change_log_status where position is not null order by position").stream()
                 .map(r -> (String) r.get("id")).toList();
     }
 }

@@ -83,7 +83,7 @@ class ReferenceModeIT {
         fixture.startRemote("branch1");
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(30));
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
-                .until(() -> number(remote, "select acked_position from oneway.sender_state") == number(remote, "select max(position) from oneway.change_log"));
+                .until(() -> number(remote, "select acked_position from oneway.sender_state") == number(remote, "select max(position) from oneway.change_log_status"));
 
         write("update shop.documents set title = 'one again', version = 2 where id = 1");
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(30));
@@ -126,7 +126,7 @@ class ReferenceModeIT {
         }
         fixture.awaitCaughtUp("branch1", Duration.ofMinutes(3));
         assertAllEqual();
-        long positions = number(remote, "select max(position) from oneway.change_log");
+        long positions = number(remote, "select max(position) from oneway.change_log_status");
         assertEquals(positions, number(fixture.central(), "select count(distinct position) from oneway.receive_log"));
         assertEquals(positions, number(fixture.central(), "select count(*) from oneway.receive_log"));
     }

@@ -103,7 +103,7 @@ class BlockingIT {
 
         SQLException applied = assertThrows(SQLException.class, () -> {
             try (Connection c = fixture.remote("branch1").getConnection()) {
-                exec(c, "select oneway.block_change((select log_id from oneway.change_log where position = 1))");
+                exec(c, "select oneway.block_change((select log_id from oneway.change_log_status where position = 1))");
             }
         });
         assertEquals("55000", applied.getSQLState());

@@ -41,6 +41,7 @@ class PurgeIT {
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
 
         await().atMost(Duration.ofSeconds(60)).until(() -> number(fixture.remote("branch1"), "select count(*) from oneway.change_log") == 0
+                && number(fixture.remote("branch1"), "select count(*) from oneway.change_position") == 0
                 && number(fixture.central(), "select count(*) from oneway.receive_log") == 0);
         for (TableResult r : fixture.verify("branch1")) {
             assertTrue(r.equal(), r.toString());

@@ -62,7 +62,7 @@ class MultiSourceIT {
             assertEquals(union, rowsOf(fixture.central(), table), table + " on the central database is the union of both remotes");
         }
         for (String source : List.of("branch1", "branch2")) {
-            long positions = number(fixture.remote(source), "select max(position) from oneway.change_log");
+            long positions = number(fixture.remote(source), "select max(position) from oneway.change_log_status");
             assertEquals(positions, number(fixture.central(), "select count(distinct position) from oneway.receive_log where source_id = ?", source));
             assertEquals(positions, number(fixture.central(), "select applied_position from oneway.source_progress where source_id = ?", source));
         }

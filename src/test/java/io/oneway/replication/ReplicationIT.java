@@ -67,7 +67,7 @@ class ReplicationIT {
         long last = number(fixture.remote("branch1"), "select count(*) from oneway.change_log");
         // wait until the burst's frame is on the queue, then lose it
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> number(fixture.remote("branch1"),
-                "select count(*) from oneway.change_log where position is null") == 0 && dropChangeMessages() > 0);
+                "select count(*) from oneway.change_log_status where position is null") == 0 && dropChangeMessages() > 0);
         fixture.startCentral();
 
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
@@ -117,7 +117,7 @@ class ReplicationIT {
     }
 
     private static void assertReceiveLogHoldsEveryPositionOnce() {
-        long positions = number(fixture.remote("branch1"), "select max(position) from oneway.change_log");
+        long positions = number(fixture.remote("branch1"), "select max(position) from oneway.change_log_status");
         assertEquals(positions, number(fixture.central(), "select count(*) from oneway.receive_log where source_id = 'branch1'"));
         assertEquals(positions, number(fixture.central(), "select count(distinct position) from oneway.receive_log where source_id = 'branch1'"));
         assertEquals(positions, number(fixture.central(), "select max(position) from oneway.receive_log where source_id = 'branch1'"));

@@ -87,7 +87,7 @@ class RestartIT {
     }
 
     private static long positioned() {
-        return number(fixture.remote("branch1"), "select coalesce(max(position), 0) from oneway.change_log");
+        return number(fixture.remote("branch1"), "select coalesce(max(position), 0) from oneway.change_log_status");
     }
 
 }

@@ -191,7 +191,7 @@ public final class ReplicationFixture implements AutoCloseable {
     /** Waits until every positioned change of the source is applied on the central database. */
     public void awaitCaughtUp(String source, Duration atMost) {
         await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> {
-            long unpositioned = number(remote(source), "select count(*) from oneway.change_log where position is null");
+            long unpositioned = number(remote(source), "select count(*) from oneway.change_log_status where position is null");
             long positioned = number(remote(source), "select last_position from oneway.position_counter");
             long applied = number(central(), "select coalesce(max(applied_position), 0) from oneway.source_progress where source_id = ?", source);
             return unpositioned == 0 && applied == positioned;
