@@ -180,21 +180,35 @@ public final class ChangeApplier {
 
     private static void logReceived(Connection c, String source, List<ChangeRecord> run, Instant receivedAt, Set<Long> skipped)
             throws SQLException {
-        Timestamp received = Timestamp.from(receivedAt);
+        int n = run.size();
+        Long[] positions = new Long[n];
+        Long[] txids = new Long[n];
+        String[] tables = new String[n];
+        String[] keys = new String[n];
+        String[] ops = new String[n];
+        String[] states = new String[n];
+        String[] loggedAt = new String[n];
+        for (int i = 0; i < n; i++) {
+            ChangeRecord change = run.get(i);
+            positions[i] = change.position();
+            txids[i] = change.txid();
+            tables[i] = change.table();
+            keys[i] = change.key();
+            ops[i] = change.op();
+            states[i] = skipped.contains(change.position()) ? "S" : "R";
+            loggedAt[i] = change.loggedAt();
+        }
         try (PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/insert-receive-log.sql"))) {
-            for (ChangeRecord change : run) {
-                ps.setString(1, source);
-                ps.setLong(2, change.position());
-                ps.setLong(3, change.txid());
-                ps.setString(4, change.table());
-                ps.setString(5, change.key());
-                ps.setString(6, change.op());
-                ps.setTimestamp(7, received);
-                ps.setString(8, skipped.contains(change.position()) ? "S" : "R");
-                ps.setString(9, change.loggedAt());
-                ps.addBatch();
-            }
-            ps.executeBatch();
+            ps.setString(1, source);
+            ps.setTimestamp(2, Timestamp.from(receivedAt));
+            ps.setArray(3, c.createArrayOf("bigint", positions));
+            ps.setArray(4, c.createArrayOf("bigint", txids));
+            ps.setArray(5, c.createArrayOf("text", tables));
+            ps.setArray(6, c.createArrayOf("text", keys));
+            ps.setArray(7, c.createArrayOf("text", ops));
+            ps.setArray(8, c.createArrayOf("text", states));
+            ps.setArray(9, c.createArrayOf("text", loggedAt));
+            ps.executeUpdate();
         }
     }
 
