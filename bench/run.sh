@@ -125,7 +125,7 @@ stop_replicator() {
   kill "$REPLICATOR_PID"; wait "$REPLICATOR_PID" 2>/dev/null || true; REPLICATOR_PID=
 }
 applied() { q $CEN bench "select coalesce(max(applied_position), 0) from oneway.source_progress"; }
-captured() { q $REM bench "select (select last_position from oneway.position_counter) + (select count(*) from oneway.unpositioned_change)"; }
+captured() { q $REM bench "select (select last_position from oneway.position_counter) + (select count(*) from oneway.unpositioned_changes())"; }
 wait_applied() { # gives up after 20 minutes, so that the benchmark always ends
   local target=$1 deadline=$(( $(date +%s) + 1200 ))
   until [ "$(applied)" -ge "$target" ]; do

@@ -23,7 +23,7 @@ create sequence if not exists oneway.change_log_log_id_seq cache 1;
 -- numbering writes no new row versions of the log.
 create table if not exists oneway.change_log (
   log_id       bigint primary key default nextval('oneway.change_log_log_id_seq'),
-  txid         xid8 not null default pg_current_xact_id(),
+  txid         bigint not null default pg_current_xact_id()::text::bigint,
   object_type  text not null,
   object_id    jsonb not null,
   op           char(1) not null check (op in ('I', 'U', 'D')),
@@ -39,7 +39,7 @@ alter sequence oneway.change_log_log_id_seq owned by oneway.change_log.log_id;
 create index if not exists change_log_txid on oneway.change_log (txid);
 
 comment on column oneway.change_log.log_id is 'statement-order id, from a CACHE 1 sequence inside the writer''s transaction';
-comment on column oneway.change_log.txid is 'source transaction id (top level, 64-bit)';
+comment on column oneway.change_log.txid is 'source transaction id (top level, 64-bit xid8 as bigint: the planner estimates bigint ranges, not xid8 ones)';
 comment on column oneway.change_log.object_type is 'schema-qualified table name, quoted where needed';
 comment on column oneway.change_log.object_id is 'primary key values as a JSON object; for U and D the key before the change';
 comment on column oneway.change_log.op is 'I insert, U update, D delete';
@@ -74,8 +74,8 @@ create table if not exists oneway.position_counter (
   singleton     boolean primary key default true check (singleton),
   last_position bigint not null default 0
 );
-alter table oneway.position_counter add column if not exists scan_from xid8 not null default '0';
-alter table oneway.position_counter add column if not exists open_txids xid8[] not null default '{}';
+alter table oneway.position_counter add column if not exists scan_from bigint not null default 0;
+alter table oneway.position_counter add column if not exists open_txids bigint[] not null default '{}';
 insert into oneway.position_counter default values on conflict do nothing;
 
 -- What the central database has acknowledged as applied (SPEC §4 ack): every change at or
@@ -101,11 +101,3 @@ select l.log_id, p.position, l.txid, p.tx_end, l.object_type, l.object_id, l.op,
   from oneway.change_log l
   left join oneway.change_position p on p.log_id = l.log_id
   cross join oneway.sender_state s;
-
--- The changes the position assigner has not numbered yet that this snapshot can see: rows of
--- committed transactions (and the caller's own).
-create or replace view oneway.unpositioned_change as
-select l.log_id, l.txid, l.logged_at
-  from oneway.change_log l cross join oneway.position_counter c
- where (l.txid >= c.scan_from or l.txid = any (c.open_txids))
-   and not exists (select from oneway.change_position p where p.log_id = l.log_id);

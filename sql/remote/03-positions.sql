@@ -18,6 +18,23 @@
 -- a long-running writer costs one index probe per pass, not a rescan of everything since it
 -- began.
 
+-- The changes not numbered yet that the caller's snapshot can see: rows of committed
+-- transactions (and the caller's own). Planned for the bounds of each call
+-- (force_custom_plan): a plan made for unknown bounds would read the whole log.
+create or replace function oneway.unpositioned_changes()
+returns table (log_id bigint, txid bigint, logged_at timestamptz)
+language plpgsql stable set plan_cache_mode = force_custom_plan as $$
+declare
+  from_txid bigint;
+  open_ids bigint[];
+begin
+  select c.scan_from, c.open_txids into from_txid, open_ids from oneway.position_counter c;
+  return query
+  select l.log_id, l.txid, l.logged_at from oneway.change_log l
+   where (l.txid >= from_txid or l.txid = any (open_ids))
+     and not exists (select from oneway.change_position p where p.log_id = l.log_id);
+end $$;
+
 -- Numbers the committed, unnumbered changes: whole transactions in order, at most
 -- about max_changes (a transaction is never split, so one larger than that is
 -- numbered whole). Returns one row describing what it numbered, or no row.
@@ -36,7 +53,7 @@ begin
   -- starts after it
   snap := pg_current_snapshot();
   with pending as materialized (
-    select u.log_id, u.txid from oneway.unpositioned_change u
+    select u.log_id, u.txid from oneway.unpositioned_changes() u
   ), groups as (
     select p.txid, max(p.log_id) as last_log_id, count(*) as n from pending p group by p.txid
   ), ranked as (
@@ -56,8 +73,7 @@ begin
          (select max(i.position) from inserted i) as last_position,
          (select count(*) from inserted i) as changes,
          (select count(*) filter (where i.tx_end) from inserted i) as transactions,
-         -- the lowest id left for the next pass (xid8 has no min aggregate before PostgreSQL 16)
-         (select r.txid from ranked r where r.upto - r.n >= max_changes order by r.txid limit 1) as left_from
+         (select min(r.txid) from ranked r where r.upto - r.n >= max_changes) as left_from
     into done;
   -- nothing numbered: the bounds of the previous pass still hold, and an idle poll writes nothing
   if done.changes = 0 then
@@ -65,7 +81,7 @@ begin
   end if;
   update oneway.position_counter c
      set last_position = done.last_position,
-         scan_from = least(pg_snapshot_xmax(snap), done.left_from),
-         open_txids = array(select pg_snapshot_xip(snap));
+         scan_from = least(pg_snapshot_xmax(snap)::text::bigint, done.left_from),
+         open_txids = array(select x::text::bigint from pg_snapshot_xip(snap) x);
   return query select done.first_position, done.last_position, done.changes, done.transactions;
 end $$;

@@ -102,7 +102,7 @@ end $$;
 drop view if exists oneway.transfer_status;
 create view oneway.transfer_status as
 select b.log_id, p.position, b.object_type, b.object_id::text as object_id, b.op, b.blocked_at, b.block_reason,
-       c.last_position - p.position + (select count(*) from oneway.unpositioned_change) as waiting
+       c.last_position - p.position + (select count(*) from oneway.unpositioned_changes()) as waiting
   from oneway.change_log b
   join oneway.change_position p on p.log_id = b.log_id
   cross join oneway.sender_state s cross join oneway.position_counter c

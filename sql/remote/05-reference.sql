@@ -40,7 +40,7 @@ begin
   -- the latest change of this same transaction
   if found
      and prev.log_id <> (select max(l.log_id) from oneway.change_log l where l.log_id < new_id)
-     and not (prev.txid = pg_current_xact_id()
+     and not (prev.txid = pg_current_xact_id()::text::bigint
               and prev.log_id = (select max(l.log_id) from oneway.change_log l where l.txid = prev.txid)) then
     raise exception 'oneway: % % has an undelivered change (log id %, %, % at %)',
         TG_ARGV[0], k, prev.log_id, coalesce('position ' || prev.position, 'not yet positioned'), prev.op, prev.logged_at
@@ -72,13 +72,21 @@ begin
   return r;
 end $$;
 
--- The changes the sender may send, as frames carry them: positioned, before the first blocked
--- change (oneway.send_stop), with the row of a reference-mode change read now.
-create or replace view oneway.sendable_change as
-select p.position, l.txid::text as txid, p.tx_end, l.object_type, l.object_id::text as object_id, l.op, l.capture_mode,
+-- The changes the sender may send, as frames carry them: at most max_changes positioned
+-- changes after position after and up to upto, before the first blocked change
+-- (oneway.send_stop), with the row of a reference-mode change read now. Positions are dense,
+-- so the range itself bounds the rows read, whatever the plan.
+create or replace function oneway.sendable_changes(after bigint, upto bigint, max_changes int)
+returns table ("position" bigint, txid text, tx_end boolean, object_type text, object_id text, op char(1),
+               capture_mode char(1), row_image text, logged_at text)
+language sql stable as $$
+select p.position, l.txid::text, p.tx_end, l.object_type, l.object_id::text, l.op, l.capture_mode,
        case when l.capture_mode = 'R' and l.op <> 'D' then oneway.current_row(l.object_type, l.object_id)::text
-            else l.row_image::text end as row_image,
-       l.logged_at::text as logged_at
+            else l.row_image::text end,
+       l.logged_at::text
   from oneway.change_position p
   join oneway.change_log l on l.log_id = p.log_id
- where p.position < (select s.position from oneway.send_stop s);
+ where p.position > after and p.position <= least(upto, after + max_changes)
+   and p.position < (select s.position from oneway.send_stop s)
+ order by p.position
+$$;

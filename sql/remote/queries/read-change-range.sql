@@ -1,7 +1,5 @@
 -- Called by route send-range: changes of a resend request or a retransmission, from..to,
 -- at most oneway.send.max-resend of them (the central side asks again for the rest), and
 -- never a blocked change or anything after it.
-select * from oneway.sendable_change
- where position between :#${header.OnewayResendFrom} and :#${header.OnewayResendTo}
- order by position
- limit cast(:#${properties:oneway.send.max-resend} as int)
+select * from oneway.sendable_changes(:#${header.OnewayResendFrom} - 1, :#${header.OnewayResendTo},
+                                      cast(:#${properties:oneway.send.max-resend} as int))
