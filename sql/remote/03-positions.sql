@@ -19,11 +19,14 @@
 -- began.
 
 -- The changes not numbered yet that the caller's snapshot can see: rows of committed
--- transactions (and the caller's own). Planned for the bounds of each call
--- (force_custom_plan): a plan made for unknown bounds would read the whole log.
+-- transactions (and the caller's own). The plan is fixed to index probes (txid range, then
+-- change_position by log_id): a log that grew since its last ANALYZE has no statistics for
+-- the newest transaction ids, and the planner would read both tables whole at every pass.
+-- (With scans costed as disabled, JIT would compile every call: it is off.)
 create or replace function oneway.unpositioned_changes()
 returns table (log_id bigint, txid bigint, logged_at timestamptz)
-language plpgsql stable set plan_cache_mode = force_custom_plan as $$
+language plpgsql stable
+set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off as $$
 declare
   from_txid bigint;
   open_ids bigint[];
@@ -40,7 +43,7 @@ end $$;
 -- numbered whole). Returns one row describing what it numbered, or no row.
 create or replace function oneway.assign_positions(max_changes int default 10000)
 returns table (first_position bigint, last_position bigint, changes bigint, transactions bigint)
-language plpgsql as $$
+language plpgsql set jit = off as $$
 declare
   base bigint;
   snap pg_snapshot;

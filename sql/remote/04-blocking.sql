@@ -11,12 +11,14 @@ create index if not exists change_log_blocked_ids on oneway.change_log (log_id) 
 
 -- Where sending stops: the position of the first blocked change not yet acknowledged (the
 -- largest bigint when nothing is blocked). Both send queries read only below it.
-create or replace view oneway.send_stop as
-select coalesce(min(p.position), 9223372036854775807) as position
+create or replace function oneway.send_stop() returns bigint
+language sql stable set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off as $$
+select coalesce(min(p.position), 9223372036854775807)
   from oneway.change_log b
   join oneway.change_position p on p.log_id = b.log_id
   cross join oneway.sender_state s
- where b.state = 'B' and p.position > s.acked_position;
+ where b.state = 'B' and p.position > s.acked_position
+$$;
 
 -- Block one change-log record. Returns its log id.
 create or replace function oneway.block_change(id bigint, reason text default null) returns bigint
@@ -103,9 +105,7 @@ drop view if exists oneway.transfer_status;
 create view oneway.transfer_status as
 select b.log_id, p.position, b.object_type, b.object_id::text as object_id, b.op, b.blocked_at, b.block_reason,
        c.last_position - p.position + (select count(*) from oneway.unpositioned_changes()) as waiting
-  from oneway.change_log b
-  join oneway.change_position p on p.log_id = b.log_id
-  cross join oneway.sender_state s cross join oneway.position_counter c
- where b.state = 'B' and p.position > s.acked_position
- order by p.position
- limit 1;
+  from oneway.change_position p
+  join oneway.change_log b on b.log_id = p.log_id
+  cross join oneway.position_counter c
+ where p.position = (select oneway.send_stop());

@@ -74,12 +74,13 @@ end $$;
 
 -- The changes the sender may send, as frames carry them: at most max_changes positioned
 -- changes after position after and up to upto, before the first blocked change
--- (oneway.send_stop), with the row of a reference-mode change read now. Positions are dense,
--- so the range itself bounds the rows read, whatever the plan.
+-- (oneway.send_stop()), with the row of a reference-mode change read now. Positions are dense,
+-- so the range itself bounds the rows read; the plan is fixed to index probes, as statistics
+-- of a fast-growing log lag behind.
 create or replace function oneway.sendable_changes(after bigint, upto bigint, max_changes int)
 returns table ("position" bigint, txid text, tx_end boolean, object_type text, object_id text, op char(1),
                capture_mode char(1), row_image text, logged_at text)
-language sql stable as $$
+language sql stable set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off as $$
 select p.position, l.txid::text, p.tx_end, l.object_type, l.object_id::text, l.op, l.capture_mode,
        case when l.capture_mode = 'R' and l.op <> 'D' then oneway.current_row(l.object_type, l.object_id)::text
             else l.row_image::text end,
@@ -87,6 +88,6 @@ select p.position, l.txid::text, p.tx_end, l.object_type, l.object_id::text, l.o
   from oneway.change_position p
   join oneway.change_log l on l.log_id = p.log_id
  where p.position > after and p.position <= least(upto, after + max_changes)
-   and p.position < (select s.position from oneway.send_stop s)
+   and p.position < (select oneway.send_stop())
  order by p.position
 $$;

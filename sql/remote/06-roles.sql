@@ -19,8 +19,7 @@ grant usage on schema oneway to oneway_sender;
 grant select on oneway.change_log to oneway_sender;
 grant select, insert on oneway.change_position to oneway_sender;
 grant select, update on oneway.position_counter, oneway.sender_state to oneway_sender;
-grant select on oneway.node, oneway.captured_table, oneway.transfer_status, oneway.change_log_status,
-                oneway.send_stop to oneway_sender;
+grant select on oneway.node, oneway.captured_table, oneway.transfer_status, oneway.change_log_status to oneway_sender;
 alter function oneway.current_row(text, jsonb) security definer;
 revoke execute on function oneway.current_row(text, jsonb) from public;
 grant execute on function oneway.current_row(text, jsonb) to oneway_sender;
