@@ -87,27 +87,41 @@ public final class ChangeApplier {
     public void apply(String source, List<ChangeRecord> run, Instant receivedAt, Set<Long> skipped) throws SQLException, ApplyHaltException {
         List<ChangeRecord> toApply = run.stream().filter(x -> !skipped.contains(x.position()) && !goneSince(x)).toList();
         try {
-            applyRun(source, run, receivedAt, skipped, ApplyPlan.of(toApply, catalog));
-        } catch (SQLException e) {
-            if (!isPermanent(e)) {
-                throw e;
-            }
-            // reordering rows can trip a secondary unique constraint: try the run strictly in position order
-            LOG.info("Source {}: positions {}..{} applied in position order, the batched order was refused ({})", source,
-                    run.get(0).position(), run.get(run.size() - 1).position(), firstLine(e));
             try {
-                applyRun(source, run, receivedAt, skipped, inOrder(toApply));
-            } catch (SQLException inOrder) {
-                if (isPermanent(inOrder)) {
-                    throw culprit(source, toApply, inOrder);
+                applyRun(source, run, receivedAt, skipped, ApplyPlan.of(toApply, catalog), this::executeAsOne);
+            } catch (SQLException e) {
+                if (!isPermanent(e)) {
+                    throw e;
                 }
-                throw inOrder;
+                // reordering rows can trip a secondary unique constraint: try the run strictly in position order
+                LOG.info("Source {}: positions {}..{} applied in position order, the batched order was refused ({})", source,
+                        run.get(0).position(), run.get(run.size() - 1).position(), firstLine(e));
+                applyRun(source, run, receivedAt, skipped, inOrder(toApply), ChangeApplier::executeEach);
             }
+        } catch (RowCountMismatch e) {
+            throw culprit(source, toApply, e.getMessage());
+        } catch (SQLException e) {
+            if (isPermanent(e)) {
+                throw culprit(source, toApply, "the central database refused the run of " + source + ": " + firstLine(e));
+            }
+            throw e;
         }
     }
 
-    private void applyRun(String source, List<ChangeRecord> run, Instant receivedAt, Set<Long> skipped, List<ApplyPlan.Batch> batches)
-            throws SQLException, ApplyHaltException {
+    /** How a batch is executed: as one statement, or as one statement per change. */
+    private interface BatchExecutor {
+        void execute(Connection c, ApplyPlan.Batch batch) throws SQLException, ApplyHaltException, RowCountMismatch;
+    }
+
+    /** A batch executed as one statement touched fewer rows than it has changes: some change found no row. */
+    private static final class RowCountMismatch extends Exception {
+        RowCountMismatch(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private void applyRun(String source, List<ChangeRecord> run, Instant receivedAt, Set<Long> skipped, List<ApplyPlan.Batch> batches,
+            BatchExecutor executor) throws SQLException, ApplyHaltException, RowCountMismatch {
         try (Connection c = central.getConnection()) {
             c.setAutoCommit(false);
             try {
@@ -117,12 +131,12 @@ public final class ChangeApplier {
                     throw new StaleProgressException(source, applied);
                 }
                 for (ApplyPlan.Batch batch : batches) {
-                    execute(c, batch);
+                    executor.execute(c, batch);
                 }
                 logReceived(c, source, run, receivedAt, skipped);
                 update(c, "central/queries/advance-progress.sql", run.get(run.size() - 1).position(), source);
                 c.commit();
-            } catch (SQLException | ApplyHaltException | RuntimeException e) {
+            } catch (SQLException | ApplyHaltException | RowCountMismatch | RuntimeException e) {
                 c.rollback();
                 throw e;
             }
@@ -142,13 +156,29 @@ public final class ChangeApplier {
         return batches;
     }
 
-    private static void execute(Connection c, ApplyPlan.Batch batch) throws SQLException, ApplyHaltException {
+    /**
+     * The batch (changes of different rows, one statement) in one execution. A batch that may
+     * rightly touch no row (reference-mode deletes) goes change by change, so that every other
+     * change is held to exactly one row.
+     */
+    private void executeAsOne(Connection c, ApplyPlan.Batch batch) throws SQLException, ApplyHaltException, RowCountMismatch {
+        if (batch.changes().size() == 1 || batch.changes().stream().anyMatch(change -> expected(change, 0))) {
+            executeEach(c, batch);
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement(catalog.batchStatement(batch.sql()))) {
+            bind(ps, TableCatalog.batchParameters(batch.changes()));
+            int rows = ps.executeUpdate();
+            if (rows != batch.changes().size()) {
+                throw new RowCountMismatch(batch.changes().size() + " changes of " + batch.changes().get(0).table() + " touched " + rows + " rows");
+            }
+        }
+    }
+
+    private static void executeEach(Connection c, ApplyPlan.Batch batch) throws SQLException, ApplyHaltException {
         try (PreparedStatement ps = c.prepareStatement(batch.sql())) {
             for (ChangeRecord change : batch.changes()) {
-                List<String> params = TableCatalog.parameters(change);
-                for (int p = 0; p < params.size(); p++) {
-                    ps.setString(p + 1, params.get(p));
-                }
+                bind(ps, TableCatalog.parameters(change));
                 ps.addBatch();
             }
             int[] counts = ps.executeBatch();
@@ -159,6 +189,12 @@ public final class ChangeApplier {
                             + (counts[k] == 0 ? "no row" : counts[k] + " rows") + " for key " + change.key());
                 }
             }
+        }
+    }
+
+    private static void bind(PreparedStatement ps, List<String> params) throws SQLException {
+        for (int p = 0; p < params.size(); p++) {
+            ps.setString(p + 1, params.get(p));
         }
     }
 
@@ -213,17 +249,14 @@ public final class ChangeApplier {
     }
 
     /** Re-runs the changes one by one, in a transaction that is rolled back, to name the one the database refuses. */
-    private ApplyHaltException culprit(String source, List<ChangeRecord> run, SQLException batchError) throws SQLException {
+    private ApplyHaltException culprit(String source, List<ChangeRecord> run, String runError) throws SQLException {
         try (Connection c = central.getConnection()) {
             c.setAutoCommit(false);
             try {
                 update(c, "central/queries/begin-apply.sql");
                 for (ChangeRecord change : run) {
                     try (PreparedStatement ps = c.prepareStatement(catalog.statement(change))) {
-                        List<String> params = TableCatalog.parameters(change);
-                        for (int p = 0; p < params.size(); p++) {
-                            ps.setString(p + 1, params.get(p));
-                        }
+                        bind(ps, TableCatalog.parameters(change));
                         int n = ps.executeUpdate();
                         if (!expected(change, n)) {
                             return new ApplyHaltException(change, "the databases diverged: " + change.op() + " found no row for key " + change.key());
@@ -240,7 +273,7 @@ public final class ChangeApplier {
                         return e;
                     }
                 }
-                return new ApplyHaltException(run.get(0), "the central database refused the run of " + source + ": " + firstLine(batchError));
+                return new ApplyHaltException(run.get(0), runError);
             } finally {
                 c.rollback();
             }

@@ -34,6 +34,7 @@ public final class TableCatalog implements Statements {
     private final List<String> configuredTables;
     private final Map<String, Table> byLoggedName = new ConcurrentHashMap<>();
     private final Map<String, String> statements = new ConcurrentHashMap<>();
+    private final Map<String, String> batchStatements = new ConcurrentHashMap<>();
     private volatile Set<Long> allowed;
 
     /** @param configuredTables oneway.apply.tables: comma-separated, schema-qualified names of the tables that may be written */
@@ -68,9 +69,41 @@ public final class TableCatalog implements Statements {
                 }
             }
             sql = generate(table.quotedName, change.op(), quoted(columns), quoted(keys));
+            batchStatements.put(sql, generateBatch(table.quotedName, change.op(), columns, keys));
             statements.put(cacheKey, sql);
         }
         return sql;
+    }
+
+    /**
+     * The statement that applies, in one execution, a batch of changes of different rows that all
+     * have {@code statement} as their {@link #statement(ChangeRecord)}; its parameters are
+     * {@link #batchParameters(List)}. It reports one row per change when the databases agree.
+     */
+    public String batchStatement(String statement) {
+        return batchStatements.get(statement);
+    }
+
+    /** The bound values of {@link #batchStatement(String)}: JSON arrays of the rows and keys of the batch. */
+    public static List<String> batchParameters(List<ChangeRecord> batch) {
+        String op = batch.get(0).op();
+        StringBuilder rows = new StringBuilder("[");
+        StringBuilder keys = new StringBuilder("[");
+        for (ChangeRecord change : batch) {
+            if (!"D".equals(op)) {
+                rows.append(rows.length() > 1 ? "," : "").append(change.row());
+            }
+            if (!"I".equals(op)) {
+                keys.append(keys.length() > 1 ? "," : "").append(change.key());
+            }
+        }
+        rows.append(']');
+        keys.append(']');
+        return switch (op) {
+            case "I" -> List.of(rows.toString());
+            case "U" -> List.of(rows.toString(), keys.toString());
+            default -> List.of(keys.toString());
+        };
     }
 
     /** The bound values of {@link #statement(ChangeRecord)}, in order. */
@@ -91,6 +124,28 @@ public final class TableCatalog implements Statements {
             case "D" -> "delete from " + table + " where (" + keys + ") = (select " + keys + " from " + record + ")";
             default -> throw new IllegalArgumentException("operation " + op);
         };
+    }
+
+    static String generateBatch(String table, String op, List<String> columns, List<String> keys) {
+        String keysMatch = "(" + qualified("t", keys) + ") = (" + qualified("k", keys) + ")";
+        return switch (op) {
+            case "I" -> "insert into " + table + " (" + quoted(columns) + ") select " + quoted(columns)
+                    + " from jsonb_populate_recordset(null::" + table + ", ?::jsonb)";
+            case "U" -> "update " + table + " t set (" + quoted(columns) + ") = row(" + qualified("r", columns) + ")"
+                    + " from rows from (jsonb_array_elements(?::jsonb), jsonb_array_elements(?::jsonb)) as x(new_row, old_key)"
+                    + " cross join lateral jsonb_populate_record(null::" + table + ", x.new_row) r"
+                    + " cross join lateral jsonb_populate_record(null::" + table + ", x.old_key) k where " + keysMatch;
+            case "D" -> "delete from " + table + " t using jsonb_populate_recordset(null::" + table + ", ?::jsonb) k where " + keysMatch;
+            default -> throw new IllegalArgumentException("operation " + op);
+        };
+    }
+
+    private static String qualified(String alias, List<String> names) {
+        List<String> q = new ArrayList<>(names.size());
+        for (String n : names) {
+            q.add(alias + "." + quote(n));
+        }
+        return String.join(", ", q);
     }
 
     /** A double-quoted SQL identifier; embedded quotes are doubled. */

@@ -28,6 +28,31 @@ class TableCatalogTest {
     }
 
     @Test
+    void batch_statements_bind_json_arrays_and_match_rows_by_key() {
+        List<String> columns = List.of("a", "b");
+        List<String> key = List.of("a");
+        assertEquals("insert into \"s\".\"t\" (\"a\", \"b\") select \"a\", \"b\" from jsonb_populate_recordset(null::\"s\".\"t\", ?::jsonb)",
+                TableCatalog.generateBatch("\"s\".\"t\"", "I", columns, key));
+        assertEquals("update \"s\".\"t\" t set (\"a\", \"b\") = row(r.\"a\", r.\"b\")"
+                + " from rows from (jsonb_array_elements(?::jsonb), jsonb_array_elements(?::jsonb)) as x(new_row, old_key)"
+                + " cross join lateral jsonb_populate_record(null::\"s\".\"t\", x.new_row) r"
+                + " cross join lateral jsonb_populate_record(null::\"s\".\"t\", x.old_key) k where (t.\"a\") = (k.\"a\")",
+                TableCatalog.generateBatch("\"s\".\"t\"", "U", columns, key));
+        assertEquals("delete from \"s\".\"t\" t using jsonb_populate_recordset(null::\"s\".\"t\", ?::jsonb) k where (t.\"a\") = (k.\"a\")",
+                TableCatalog.generateBatch("\"s\".\"t\"", "D", List.of(), key));
+    }
+
+    @Test
+    void batch_parameters_are_arrays_of_the_rows_and_keys_in_batch_order() {
+        ChangeRecord first = new ChangeRecord(1, 1, false, "t", "U", false, "{\"a\": 1}", "{\"a\": 1, \"b\": 2}", "at", null);
+        ChangeRecord second = new ChangeRecord(2, 1, true, "t", "U", false, "{\"a\": 3}", "{\"a\": 4, \"b\": 5}", "at", null);
+        assertEquals(List.of("[{\"a\": 1, \"b\": 2},{\"a\": 4, \"b\": 5}]", "[{\"a\": 1},{\"a\": 3}]"),
+                TableCatalog.batchParameters(List.of(first, second)));
+        assertEquals(List.of("[R]"), TableCatalog.batchParameters(List.of(change("I"))));
+        assertEquals(List.of("[K]"), TableCatalog.batchParameters(List.of(change("D"))));
+    }
+
+    @Test
     void parameters_are_the_row_for_inserts_row_and_key_for_updates_key_for_deletes() {
         assertEquals(List.of("R"), TableCatalog.parameters(change("I")));
         assertEquals(List.of("R", "K"), TableCatalog.parameters(change("U")));

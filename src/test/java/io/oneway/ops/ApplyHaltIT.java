@@ -53,12 +53,14 @@ class ApplyHaltIT {
     @Order(1)
     void an_update_that_finds_no_row_halts_the_source_and_is_notified() {
         exec(fixture.central(), "delete from shop.customers where id = 2");
-        exec(fixture.remote("branch1"), "update shop.customers set name = 'changed' where id = 2");
+        // one statement, two rows: the two updates are applied as one batch, which must still name the change that diverged
+        exec(fixture.remote("branch1"), "update shop.customers set name = 'changed' where id in (1, 2)");
         exec(fixture.remote("branch1"), "insert into shop.customers(id, name) values (4, 'c4')");
 
         await().atMost(Duration.ofSeconds(30)).until(() -> notifications.containing("\"halted\"").size() == 1);
         String notice = notifications.containing("\"halted\"").get(0);
-        assertTrue(notice.contains("\"side\":\"apply\"") && notice.contains("\"halted_position\":\"4\"") && notice.contains("found no row"), notice);
+        long diverged = number(fixture.remote("branch1"), "select position from oneway.change_log_status where op = 'U' and object_id = '{\"id\": 2}'");
+        assertTrue(notice.contains("\"side\":\"apply\"") && notice.contains("\"halted_position\":\"" + diverged + "\"") && notice.contains("found no row"), notice);
         assertTrue(notice.contains("./oneway resume branch1"), notice);
         assertEquals(HealthCheck.State.DOWN, fixture.centralBean("applyWatch", HaltWatch.class).call().getState());
         assertEquals(3, number(fixture.central(), "select applied_position from oneway.source_progress"));
