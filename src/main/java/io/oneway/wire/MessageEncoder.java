@@ -1,7 +1,5 @@
 package io.oneway.wire;
 
-import java.nio.charset.StandardCharsets;
-
 import org.apache.camel.Message;
 
 /**
@@ -22,7 +20,7 @@ public final class MessageEncoder {
     /** Replaces the body, a {@link ControlMessage}, with its signed wire form. */
     public void encodeControl(Message message) {
         ControlMessage control = signer.sign(message.getBody(ControlMessage.class));
-        message.setBody(codec.encode(control).getBytes(StandardCharsets.UTF_8));
+        message.setBody(codec.encode(control));
         message.setHeader(Headers.KIND, control.kind().wireName());
         message.setHeader(Headers.SOURCE, control.source());
     }
@@ -32,7 +30,7 @@ public final class MessageEncoder {
         ChangeFrame frame = message.getBody(ChangeFrame.class);
         ChangeFrame signed = new ChangeFrame(frame.source(), frame.incarnation(),
                 frame.changes().stream().map(c -> signer.sign(frame.source(), frame.incarnation(), c)).toList());
-        message.setBody(codec.encode(signed).getBytes(StandardCharsets.UTF_8));
+        message.setBody(codec.encode(signed));
         message.setHeader(Headers.KIND, "changes");
         message.setHeader(Headers.SOURCE, signed.source());
         message.setHeader(Headers.FIRST, signed.first());

@@ -38,7 +38,7 @@ public final class MessageGate implements Processor {
         exchange.setProperty(Headers.ACCEPTED, false);
         Object decoded;
         try {
-            decoded = codec.decode(text(exchange.getMessage().getBody()));
+            decoded = codec.decode(bytes(exchange.getMessage().getBody()));
         } catch (MalformedMessageException e) {
             refuse(expected, "malformed", e.getMessage());
             return;
@@ -60,11 +60,11 @@ public final class MessageGate implements Processor {
     }
 
     /** Messages arrive as UTF-8 bytes; text is accepted too (a TextMessage from another sender). */
-    private static String text(Object body) {
+    private static byte[] bytes(Object body) {
         if (body instanceof byte[] bytes) {
-            return new String(bytes, StandardCharsets.UTF_8);
+            return bytes;
         }
-        return body == null ? null : body.toString();
+        return body == null ? null : body.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private void admitFrame(Exchange exchange, ChangeFrame frame) {

@@ -2,159 +2,275 @@ package io.oneway.wire;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 
 /**
- * The message format (version 1), JSON text:
+ * The message format (version 2), JSON in UTF-8:
  * <pre>
- * {"v":1, "kind":"changes", "source":S, "incarnation":I,
- *  "changes":[{"p":position, "x":txid, "e":txEnd, "t":table, "o":op, "ref":reference, "k":keyJson, "r":rowJson|null,
+ * {"v":2, "kind":"changes", "source":S, "incarnation":I,
+ *  "changes":[{"p":position, "x":txid, "e":txEnd, "t":table, "o":op, "ref":reference, "k":{key}, "r":{row}|null,
  *              "at":loggedAt, "m":mac}, ...]}
- * {"v":1, "kind":"ack"|"resend"|"heartbeat", "source":S, "incarnation":I, "from":n, "to":n, "mac":mac}
+ * {"v":2, "kind":"ack"|"resend"|"heartbeat", "source":S, "incarnation":I, "from":n, "to":n, "mac":mac}
  * </pre>
- * Key and row are carried as JSON text inside strings, byte for byte as the remote database
- * produced them: the integrity code covers that text and the central database parses it.
+ * Key and row are embedded as JSON objects, byte for byte as the remote database produced
+ * them, and read back as exactly those bytes: the integrity code covers that text, the central
+ * database parses it, and nothing in between escapes or unescapes it. Written and read as a
+ * token stream, without building a tree.
  */
 public final class WireCodec {
 
-    private static final int VERSION = 1;
-    private final ObjectMapper mapper = new ObjectMapper();
-    private final int maxMessageChars;
+    private static final int VERSION = 2;
+    private final JsonFactory json = new JsonFactory();
+    private final int maxMessageBytes;
 
-    public WireCodec(int maxMessageChars) {
-        this.maxMessageChars = maxMessageChars;
+    public WireCodec(int maxMessageBytes) {
+        this.maxMessageBytes = maxMessageBytes;
     }
 
-    public String encode(ChangeFrame frame) {
-        ObjectNode root = header("changes", frame.source(), frame.incarnation());
-        ArrayNode changes = root.putArray("changes");
-        for (ChangeRecord c : frame.changes()) {
-            ObjectNode n = changes.addObject();
-            n.put("p", c.position());
-            n.put("x", c.txid());
-            n.put("e", c.txEnd());
-            n.put("t", c.table());
-            n.put("o", c.op());
-            n.put("ref", c.reference());
-            n.put("k", c.key());
-            n.put("r", c.row());
-            n.put("at", c.loggedAt());
-            n.put("m", c.mac());
+    public byte[] encode(ChangeFrame frame) {
+        ByteArrayBuilder out = new ByteArrayBuilder();
+        try (JsonGenerator g = json.createGenerator(out)) {
+            header(g, "changes", frame.source(), frame.incarnation());
+            g.writeArrayFieldStart("changes");
+            for (ChangeRecord c : frame.changes()) {
+                g.writeStartObject();
+                g.writeNumberField("p", c.position());
+                g.writeNumberField("x", c.txid());
+                g.writeBooleanField("e", c.txEnd());
+                g.writeStringField("t", c.table());
+                g.writeStringField("o", c.op());
+                g.writeBooleanField("ref", c.reference());
+                g.writeFieldName("k");
+                g.writeRawValue(c.key());
+                g.writeFieldName("r");
+                if (c.row() == null) {
+                    g.writeNull();
+                } else {
+                    g.writeRawValue(c.row());
+                }
+                g.writeStringField("at", c.loggedAt());
+                g.writeStringField("m", c.mac());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write a message", e);
         }
-        return write(root);
+        return out.toByteArray();
     }
 
-    public String encode(ControlMessage message) {
-        ObjectNode root = header(message.kind().wireName(), message.source(), message.incarnation());
-        root.put("from", message.from());
-        root.put("to", message.to());
-        root.put("mac", message.mac());
-        return write(root);
+    public byte[] encode(ControlMessage message) {
+        ByteArrayBuilder out = new ByteArrayBuilder();
+        try (JsonGenerator g = json.createGenerator(out)) {
+            header(g, message.kind().wireName(), message.source(), message.incarnation());
+            g.writeNumberField("from", message.from());
+            g.writeNumberField("to", message.to());
+            g.writeStringField("mac", message.mac());
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write a message", e);
+        }
+        return out.toByteArray();
     }
 
     /** @return a {@link ChangeFrame} or a {@link ControlMessage} */
-    public Object decode(String text) throws MalformedMessageException {
-        if (text == null) {
+    public Object decode(byte[] bytes) throws MalformedMessageException {
+        if (bytes == null || bytes.length == 0) {
             throw new MalformedMessageException("empty message");
         }
-        if (text.length() > maxMessageChars) {
-            throw new MalformedMessageException("message of " + text.length() + " characters is over the limit of " + maxMessageChars);
+        if (bytes.length > maxMessageBytes) {
+            throw new MalformedMessageException("message of " + bytes.length + " bytes is over the limit of " + maxMessageBytes);
         }
-        JsonNode root;
-        try {
-            root = mapper.readTree(text);
+        Fields m = new Fields();
+        try (JsonParser p = json.createParser(bytes)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new MalformedMessageException("not a JSON object");
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                p.nextToken();
+                switch (field) {
+                    case "v" -> m.version = integer(p, field);
+                    case "kind" -> m.kind = text(p, field);
+                    case "source" -> m.source = text(p, field);
+                    case "incarnation" -> m.incarnation = text(p, field);
+                    case "from" -> m.from = integer(p, field);
+                    case "to" -> m.to = integer(p, field);
+                    case "mac" -> m.mac = text(p, field);
+                    case "changes" -> m.changes = changes(p, bytes);
+                    default -> p.skipChildren();
+                }
+                if (m.version != null && m.version != VERSION) {
+                    throw new MalformedMessageException("unsupported message version " + m.version);
+                }
+            }
+            if (p.nextToken() != null) {
+                throw new MalformedMessageException("data after the message");
+            }
         } catch (JsonProcessingException e) {
             throw new MalformedMessageException("not valid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read a message held in memory", e);
         }
-        if (root == null || !root.isObject()) {
-            throw new MalformedMessageException("not a JSON object");
-        }
-        if (integer(root, "v") != VERSION) {
-            throw new MalformedMessageException("unsupported message version " + root.get("v"));
-        }
-        String kind = text(root, "kind", false);
-        String source = text(root, "source", false);
-        String incarnation = text(root, "incarnation", false);
-        if ("changes".equals(kind)) {
-            return new ChangeFrame(source, incarnation, changes(root));
-        }
-        for (ControlMessage.Kind k : ControlMessage.Kind.values()) {
-            if (k.wireName().equals(kind)) {
-                return new ControlMessage(k, source, incarnation, integer(root, "from"), integer(root, "to"), text(root, "mac", false));
-            }
-        }
-        throw new MalformedMessageException("unknown message kind '" + kind + "'");
+        return m.message();
     }
 
-    private List<ChangeRecord> changes(JsonNode root) throws MalformedMessageException {
-        JsonNode array = root.get("changes");
-        if (array == null || !array.isArray() || array.isEmpty()) {
+    /** The top-level fields as read, in whatever order they came. */
+    private static final class Fields {
+        Long version;
+        String kind;
+        String source;
+        String incarnation;
+        Long from;
+        Long to;
+        String mac;
+        List<ChangeRecord> changes;
+
+        Object message() throws MalformedMessageException {
+            if (version == null) {
+                throw new MalformedMessageException("field 'v' is missing or not an integer");
+            }
+            required(kind, "kind");
+            required(source, "source");
+            required(incarnation, "incarnation");
+            if ("changes".equals(kind)) {
+                if (changes == null || changes.isEmpty()) {
+                    throw new MalformedMessageException("field 'changes' is missing or empty");
+                }
+                return new ChangeFrame(source, incarnation, changes);
+            }
+            for (ControlMessage.Kind k : ControlMessage.Kind.values()) {
+                if (k.wireName().equals(kind)) {
+                    if (from == null || to == null) {
+                        throw new MalformedMessageException("field '" + (from == null ? "from" : "to") + "' is missing or not an integer");
+                    }
+                    required(mac, "mac");
+                    return new ControlMessage(k, source, incarnation, from, to, mac);
+                }
+            }
+            throw new MalformedMessageException("unknown message kind '" + kind + "'");
+        }
+
+        private static void required(String value, String field) throws MalformedMessageException {
+            if (value == null) {
+                throw new MalformedMessageException("field '" + field + "' is missing or not a string");
+            }
+        }
+    }
+
+    private static List<ChangeRecord> changes(JsonParser p, byte[] bytes) throws IOException, MalformedMessageException {
+        if (p.currentToken() != JsonToken.START_ARRAY) {
             throw new MalformedMessageException("field 'changes' is missing or empty");
         }
-        List<ChangeRecord> out = new ArrayList<>(array.size());
-        for (JsonNode n : array) {
-            if (!n.isObject()) {
+        List<ChangeRecord> out = new ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
+            if (p.currentToken() != JsonToken.START_OBJECT) {
                 throw new MalformedMessageException("a change is not a JSON object");
             }
-            boolean end = bool(n, "e");
-            String op = text(n, "o", false);
-            if (!op.equals("I") && !op.equals("U") && !op.equals("D")) {
-                throw new MalformedMessageException("unknown operation '" + op + "'");
-            }
-            out.add(new ChangeRecord(integer(n, "p"), integer(n, "x"), end, text(n, "t", false), op, bool(n, "ref"),
-                    text(n, "k", false), text(n, "r", true), text(n, "at", false), text(n, "m", false)));
+            out.add(change(p, bytes));
         }
         return out;
     }
 
-    private ObjectNode header(String kind, String source, String incarnation) {
-        ObjectNode root = mapper.createObjectNode();
-        root.put("v", VERSION);
-        root.put("kind", kind);
-        root.put("source", source);
-        root.put("incarnation", incarnation);
-        return root;
-    }
-
-    private String write(ObjectNode root) {
-        try {
-            return mapper.writeValueAsString(root);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write a message", e);
+    private static ChangeRecord change(JsonParser p, byte[] bytes) throws IOException, MalformedMessageException {
+        Long position = null;
+        Long txid = null;
+        Boolean end = null;
+        Boolean reference = null;
+        String table = null;
+        String op = null;
+        String key = null;
+        String row = null;
+        boolean rowSeen = false;
+        String at = null;
+        String mac = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            switch (field) {
+                case "p" -> position = integer(p, field);
+                case "x" -> txid = integer(p, field);
+                case "e" -> end = bool(p, field);
+                case "ref" -> reference = bool(p, field);
+                case "t" -> table = text(p, field);
+                case "o" -> op = text(p, field);
+                case "k" -> key = raw(p, bytes, field, false);
+                case "r" -> {
+                    row = raw(p, bytes, field, true);
+                    rowSeen = true;
+                }
+                case "at" -> at = text(p, field);
+                case "m" -> mac = text(p, field);
+                default -> p.skipChildren();
+            }
         }
-    }
-
-    private static long integer(JsonNode n, String field) throws MalformedMessageException {
-        JsonNode v = n.get(field);
-        if (v == null || !v.canConvertToExactIntegral() || !v.canConvertToLong()) {
-            throw new MalformedMessageException("field '" + field + "' is missing or not an integer");
+        if (position == null || txid == null) {
+            throw new MalformedMessageException("field '" + (position == null ? "p" : "x") + "' is missing or not an integer");
         }
-        return v.longValue();
-    }
-
-    private static boolean bool(JsonNode n, String field) throws MalformedMessageException {
-        JsonNode v = n.get(field);
-        if (v == null || !v.isBoolean()) {
-            throw new MalformedMessageException("field '" + field + "' is missing or not a boolean");
+        if (end == null || reference == null) {
+            throw new MalformedMessageException("field '" + (end == null ? "e" : "ref") + "' is missing or not a boolean");
         }
-        return v.booleanValue();
+        if (op == null || !op.equals("I") && !op.equals("U") && !op.equals("D")) {
+            throw new MalformedMessageException(op == null ? "field 'o' is missing or not a string" : "unknown operation '" + op + "'");
+        }
+        if (table == null || key == null || !rowSeen || at == null || mac == null) {
+            String missing = table == null ? "t" : key == null ? "k" : !rowSeen ? "r" : at == null ? "at" : "m";
+            throw new MalformedMessageException("field '" + missing + "' is missing");
+        }
+        return new ChangeRecord(position, txid, end, table, op, reference, key, row, at, mac);
     }
 
-    private static String text(JsonNode n, String field, boolean nullable) throws MalformedMessageException {
-        JsonNode v = n.get(field);
-        if (v != null && v.isNull() && nullable) {
+    private static void header(JsonGenerator g, String kind, String source, String incarnation) throws IOException {
+        g.writeStartObject();
+        g.writeNumberField("v", VERSION);
+        g.writeStringField("kind", kind);
+        g.writeStringField("source", source);
+        g.writeStringField("incarnation", incarnation);
+    }
+
+    /** The JSON object at the parser, as the exact bytes it was written with. */
+    private static String raw(JsonParser p, byte[] bytes, String field, boolean nullable) throws IOException, MalformedMessageException {
+        if (nullable && p.currentToken() == JsonToken.VALUE_NULL) {
             return null;
         }
-        if (v == null || !v.isTextual()) {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            throw new MalformedMessageException("field '" + field + "' is not a JSON object");
+        }
+        int start = (int) p.currentTokenLocation().getByteOffset();
+        p.skipChildren();
+        int end = (int) p.currentLocation().getByteOffset();
+        return new String(bytes, start, end - start, StandardCharsets.UTF_8);
+    }
+
+    private static long integer(JsonParser p, String field) throws IOException, MalformedMessageException {
+        if (p.currentToken() != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+            throw new MalformedMessageException("field '" + field + "' is missing or not an integer");
+        }
+        return p.getLongValue();
+    }
+
+    private static boolean bool(JsonParser p, String field) throws MalformedMessageException {
+        JsonToken t = p.currentToken();
+        if (t != JsonToken.VALUE_TRUE && t != JsonToken.VALUE_FALSE) {
+            throw new MalformedMessageException("field '" + field + "' is missing or not a boolean");
+        }
+        return t == JsonToken.VALUE_TRUE;
+    }
+
+    private static String text(JsonParser p, String field) throws IOException, MalformedMessageException {
+        if (p.currentToken() != JsonToken.VALUE_STRING) {
             throw new MalformedMessageException("field '" + field + "' is missing or not a string");
         }
-        return v.textValue();
+        return p.getText();
     }
 }

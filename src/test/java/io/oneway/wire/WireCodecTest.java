@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -23,21 +24,37 @@ class WireCodecTest {
     }
 
     @Test
+    void key_and_row_are_read_back_as_the_exact_text_written_whatever_the_spacing_and_escapes() throws Exception {
+        String row = "{ \"a\" :[1, {\"b\": \"}\\\"{\"}],\"c\":\"\\u00fc ü 😀\",  \"d\": null }";
+        ChangeFrame frame = new ChangeFrame("s", "inc", List.of(new ChangeRecord(1, 9, true, "t", "U", false, "{\"id\":1}", row, "2026", "m")));
+        byte[] wire = codec.encode(frame);
+        assertTrue(new String(wire, StandardCharsets.UTF_8).contains("\"r\":" + row + ","), "the row is embedded as it is");
+        ChangeRecord back = ((ChangeFrame) codec.decode(wire)).changes().get(0);
+        assertEquals(row, back.row());
+        assertEquals("{\"id\":1}", back.key());
+    }
+
+    @Test
     void malformed_messages_are_refused_with_a_reason() {
         assertMalformed("{not json", "not valid JSON");
         assertMalformed("[1, 2]", "not a JSON object");
-        assertMalformed("{\"v\": 2}", "unsupported message version");
-        assertMalformed("{\"v\":1,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[]}", "'changes' is missing or empty");
-        assertMalformed("{\"v\":1,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"e\":true,\"ref\":false,\"o\":\"I\",\"p\":\"1\"}]}", "'p' is missing or not an integer");
-        assertMalformed("{\"v\":1,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"t\":\"t\",\"o\":\"X\"}]}",
+        assertMalformed("{\"v\": 1}", "unsupported message version");
+        assertMalformed("{\"v\":2,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[]}", "'changes' is missing or empty");
+        assertMalformed("{\"v\":2,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"e\":true,\"ref\":false,\"o\":\"I\",\"p\":\"1\"}]}", "'p' is missing or not an integer");
+        assertMalformed("{\"v\":2,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"ref\":false,\"t\":\"t\",\"o\":\"X\"}]}",
                 "unknown operation");
-        assertMalformed("{\"v\":1,\"kind\":\"nuke\",\"source\":\"s\",\"incarnation\":\"i\"}", "unknown message kind");
-        assertMalformed("{\"v\":1,\"kind\":\"ack\",\"source\":5,\"incarnation\":\"i\"}", "'source' is missing or not a string");
+        assertMalformed("{\"v\":2,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"ref\":false,\"t\":\"t\",\"o\":\"I\",\"k\":\"{}\"}]}",
+                "'k' is not a JSON object");
+        assertMalformed("{\"v\":2,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"ref\":false,\"t\":\"t\",\"o\":\"I\",\"k\":{}}]}",
+                "'r' is missing");
+        assertMalformed("{\"v\":2,\"kind\":\"nuke\",\"source\":\"s\",\"incarnation\":\"i\"}", "unknown message kind");
+        assertMalformed("{\"v\":2,\"kind\":\"ack\",\"source\":5,\"incarnation\":\"i\"}", "'source' is missing or not a string");
+        assertMalformed("{\"v\":2,\"kind\":\"ack\",\"source\":\"s\",\"incarnation\":\"i\",\"from\":1,\"to\":1,\"mac\":\"m\"} {}", "data after the message");
         assertMalformed("x".repeat(10_001), "over the limit");
     }
 
     private void assertMalformed(String text, String reason) {
-        MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> codec.decode(text));
+        MalformedMessageException e = assertThrows(MalformedMessageException.class, () -> codec.decode(text.getBytes(StandardCharsets.UTF_8)));
         assertTrue(e.getMessage().contains(reason), e.getMessage());
     }
 }
