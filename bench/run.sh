@@ -185,7 +185,11 @@ log "lossy drain (10 % drop, both directions)"
 lossy=$(drain lossy -Doneway.send.endpoint=direct:lossy-changes -Doneway.apply.reply-endpoint=direct:lossy-replies -Doneway.lossy.drop=0.1)
 record "lossy link 10 % drop both directions: $lossy changes/s vs lossless $lossless changes/s, ratio $(python3 -c "print(round($lossy/$lossless,2))")"
 
+peak_heap=$(jfr print --events jdk.GCHeapSummary "$OUT/catchup.jfr" | awk '/heapUsed/ {v = $3; if ($4 == "GB") v *= 1024; if ($4 == "kB") v /= 1024; if (v > m) m = v} END {print int(m)}')
+record "peak heap used (JFR, catch-up, live and latency phases): $peak_heap MB of 512 MB"
 log "profile of the catch-up (JFR)"
-{ echo; echo '```'; jfr print --events jdk.ExecutionSample "$OUT/catchup.jfr" | python3 bench/profile-summary.py; echo '```'; } >> "$RESULTS"
+{ echo; echo '```'; jfr print --events jdk.ExecutionSample "$OUT/catchup.jfr" | python3 bench/profile-summary.py
+  echo "waits for a database (socket reads over 10 ms):"; jfr print --events jdk.SocketRead "$OUT/catchup.jfr" | python3 bench/db-waits.py
+  echo '```'; } >> "$RESULTS"
 log "done: $RESULTS"
 cat "$RESULTS"

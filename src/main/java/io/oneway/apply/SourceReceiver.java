@@ -189,8 +189,11 @@ final class SourceReceiver {
 
     /**
      * A resend request for the first missing range, if one is due: at once when a frame showed
-     * the gap (the resequencer already waited for it), otherwise once it has lasted
-     * {@code resendAfter}; and again after each {@code resendAfter} while it lasts.
+     * the gap (a change beyond it arrived: the resequencer already waited for the missing one),
+     * otherwise once it has lasted {@code resendAfter} without the applied position moving; and
+     * again after each {@code resendAfter} while it lasts. A gap known only from a heartbeat is
+     * usually frames still queued or being resequenced (a backlog drains behind the heartbeat
+     * that announced it), so it waits.
      */
     private Optional<ControlMessage> gapRequest(boolean seenInFrame) {
         if (halted || incarnation == null) {
@@ -212,7 +215,7 @@ final class SourceReceiver {
             gapSince = now;
             requestedAt = 0;
         }
-        boolean due = requestedAt == 0 ? seenInFrame || now - gapSince >= settings.resendAfterMillis()
+        boolean due = requestedAt == 0 ? seenInFrame && nextParked != null || now - gapSince >= settings.resendAfterMillis()
                 : now - requestedAt >= settings.resendAfterMillis();
         if (!due) {
             return Optional.empty();
