@@ -32,21 +32,26 @@ public final class SendWindow {
     private final long retransmitAfterMillis;
     private final long maxRetransmitAfterMillis;
     private final long retransmitChunk;
+    private final long resendDedupMillis;
 
     private boolean loaded;
     private long acked;
     private long lastSent;
     private long waitingSince;
     private long retransmitAfter;
+    private long lastResendFrom = -1;
+    private long lastResendTo = -1;
+    private long lastResendAt;
 
     public SendWindow(DataSource remote, SourceIdentity identity, long window, long retransmitAfterMillis,
-            long maxRetransmitAfterMillis, long retransmitChunk) {
+            long maxRetransmitAfterMillis, long retransmitChunk, long resendDedupMillis) {
         this.remote = remote;
         this.identity = identity;
         this.window = window;
         this.retransmitAfterMillis = retransmitAfterMillis;
         this.maxRetransmitAfterMillis = maxRetransmitAfterMillis;
         this.retransmitChunk = retransmitChunk;
+        this.resendDedupMillis = resendDedupMillis;
         this.retransmitAfter = retransmitAfterMillis;
     }
 
@@ -91,7 +96,9 @@ public final class SendWindow {
 
     /**
      * A resend request: sets the range headers (positions already acknowledged are left out).
-     * @return false when nothing of the request is left to send
+     * A request for a range that was just resent is served once: requests that queued up while
+     * the link was down, or were duplicated on the way, arrive together.
+     * @return false when nothing of the request is left to send, or it was just sent
      */
     public synchronized boolean resendRange(Message message) {
         load();
@@ -103,6 +110,13 @@ public final class SendWindow {
         if (from > request.to()) {
             return false;
         }
+        long now = System.currentTimeMillis();
+        if (from == lastResendFrom && request.to() <= lastResendTo && now - lastResendAt < resendDedupMillis) {
+            return false;
+        }
+        lastResendFrom = from;
+        lastResendTo = request.to();
+        lastResendAt = now;
         message.setHeader(RESEND_FROM, from);
         message.setHeader(RESEND_TO, request.to());
         return true;

@@ -13,7 +13,6 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.oneway.ops.SchemaInstaller;
 import io.oneway.ops.SchemaInstaller.Part;
 import io.oneway.support.OnewayMetrics;
 import io.oneway.testing.PostgresFixture;
@@ -30,8 +29,7 @@ class GapDetectorIT {
 
     @BeforeEach
     void freshCentral() {
-        central = PostgresFixture.newDatabase("gaps").dataSource();
-        SchemaInstaller.install(central, Part.CENTRAL);
+        central = PostgresFixture.newDatabase("gaps", Part.CENTRAL).dataSource();
         exec(central, "create table items(id int primary key, v text)");
         // resend-after of a minute: only requests that are due at once can show up in this test
         detector = new GapDetector(new ChangeApplier(central, new TableCatalog(central, "public.items")), new OnewayMetrics(),

@@ -20,7 +20,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.oneway.ops.SchemaInstaller;
 import io.oneway.ops.SchemaInstaller.Part;
 import io.oneway.testing.PostgresFixture;
 
@@ -31,8 +30,7 @@ class CaptureIT {
 
     @BeforeAll
     static void database() {
-        db = PostgresFixture.newDatabase("capture").dataSource();
-        SchemaInstaller.install(db, Part.REMOTE);
+        db = PostgresFixture.newDatabase("capture", Part.REMOTE).dataSource();
         exec(db, """
                 create table "Odd Schema"."all types" (
                   id bigint, "Key part" text,

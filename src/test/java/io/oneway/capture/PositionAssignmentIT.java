@@ -29,7 +29,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.oneway.ops.SchemaInstaller;
 import io.oneway.ops.SchemaInstaller.Part;
 import io.oneway.testing.PostgresFixture;
 import io.oneway.testing.Sql;
@@ -42,8 +41,7 @@ class PositionAssignmentIT {
 
     @BeforeEach
     void freshDatabase() {
-        db = PostgresFixture.newDatabase("positions").dataSource();
-        SchemaInstaller.install(db, Part.REMOTE);
+        db = PostgresFixture.newDatabase("positions", Part.REMOTE).dataSource();
         exec(db, "create table items(id bigint primary key, counter_id int, counter_value bigint, note text)");
         exec(db, "create table counters(id int primary key, value bigint not null)");
         exec(db, "insert into counters select g, 0 from generate_series(1, 5) g");

@@ -12,6 +12,8 @@ import javax.sql.DataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.postgresql.ds.PGSimpleDataSource;
 
+import io.oneway.ops.SchemaInstaller;
+
 /**
  * One real PostgreSQL server for the whole test JVM (started on first use, stopped at exit),
  * and a fresh database for every caller, so test classes never see each other's rows.
@@ -57,6 +59,13 @@ public final class PostgresFixture {
         ds.setDatabaseName(name);
         ds.setUser("postgres");
         return new TestDatabase(name, server().getPort(), ds);
+    }
+
+    /** Creates a database on the shared server with one side of Oneway's SQL installed. */
+    public static TestDatabase newDatabase(String purpose, SchemaInstaller.Part part) {
+        TestDatabase db = newDatabase(purpose);
+        SchemaInstaller.install(db.dataSource(), part);
+        return db;
     }
 
     /** A database on the shared server. */

@@ -23,7 +23,6 @@ import org.apache.camel.main.Main;
 import io.oneway.main.BrokerUsers;
 import io.oneway.main.EmbeddedBroker;
 import io.oneway.main.OnewayMain;
-import io.oneway.ops.SchemaInstaller;
 import io.oneway.ops.SchemaInstaller.Part;
 import io.oneway.ops.Verifier;
 import io.oneway.ops.Verifier.TableResult;
@@ -70,12 +69,10 @@ public final class ReplicationFixture implements AutoCloseable {
         }
         secured = users != null;
         broker.start();
-        central = PostgresFixture.newDatabase("central");
-        SchemaInstaller.install(central.dataSource(), Part.CENTRAL);
+        central = PostgresFixture.newDatabase("central", Part.CENTRAL);
         exec(central.dataSource(), shopSchema());
         for (String source : sources) {
-            TestDatabase remote = PostgresFixture.newDatabase("remote_" + source);
-            SchemaInstaller.install(remote.dataSource(), Part.REMOTE);
+            TestDatabase remote = PostgresFixture.newDatabase("remote_" + source, Part.REMOTE);
             exec(remote.dataSource(), shopSchema());
             exec(remote.dataSource(), "select oneway.enable_capture(t::regclass) from unnest(array['shop.customers', 'shop.orders', 'shop.order_lines', 'shop.tags']) t");
             remotes.put(source, remote);
@@ -89,7 +86,6 @@ public final class ReplicationFixture implements AutoCloseable {
         common.setProperty("oneway.apply.tables", String.join(",", TABLES));
         common.setProperty("oneway.send.retransmit-after", "1500");
         common.setProperty("oneway.send.max-retransmit-after", "4000");
-        common.setProperty("oneway.apply.resend-after", "800");
         common.setProperty("oneway.notify.check-interval", "300");
     }
 
