@@ -14,7 +14,8 @@
 # The replicator runs as one JVM (both halves, embedded broker, -Xmx512m) with a JFR
 # recording for the profile. Results: target/bench/results.md. It stops by itself and drops
 # its clusters. Settings: N (transactions per client for backlogs, default 30000),
-# LIVE_SECONDS (60), RATE_TPS (100 transactions/s = 500 changes/s), LOSSY_N (10000).
+# LIVE_SECONDS (60), RATE_TPS (100 transactions/s = 500 changes/s), LOSSY_N (10000),
+# REPLICATOR_OPTS (extra JVM options of the replicator, e.g. -Doneway.send.frame-size=2000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -116,7 +117,7 @@ start_replicator() {
     -Doneway.embedded.enabled=false -Doneway.embedded.broker=true -Doneway.embedded.data-dir="$OUT/data" \
     -Doneway.embedded.broker-port=61617 -Doneway.demo.enabled=false -Dcamel.management.port=9877 \
     -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/bench" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/bench" \
-    -Doneway.apply.tables=public.customers,public.orders "${@:2}" \
+    -Doneway.apply.tables=public.customers,public.orders ${REPLICATOR_OPTS:-} "${@:2}" \
     -cp "$CP" io.oneway.main.OnewayMain > "$OUT/$1.log" 2>&1 &
   REPLICATOR_PID=$!
 }
