@@ -1,6 +1,5 @@
 package io.oneway.apply;
 
-import java.io.IOException;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,9 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.oneway.wire.ChangeRecord;
 
@@ -27,8 +23,6 @@ final class ApplyPlan {
     record Batch(String sql, List<ChangeRecord> changes) {
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private ApplyPlan() {
     }
 
@@ -37,7 +31,8 @@ final class ApplyPlan {
         Map<String, Integer> lastLayerOfRow = new HashMap<>();
         List<Map<String, List<ChangeRecord>>> layers = new ArrayList<>();
         for (ChangeRecord change : run) {
-            List<String> rows = rowsTouched(change);
+            RowShape shape = RowShape.of(change);
+            List<String> rows = shape.rowsTouched();
             int layer = 0;
             for (String row : rows) {
                 layer = Math.max(layer, lastLayerOfRow.getOrDefault(row, -1) + 1);
@@ -48,7 +43,7 @@ final class ApplyPlan {
             while (layers.size() <= layer) {
                 layers.add(new LinkedHashMap<>());
             }
-            layers.get(layer).computeIfAbsent(catalog.statement(change), s -> new ArrayList<>()).add(change);
+            layers.get(layer).computeIfAbsent(catalog.statement(change, shape), s -> new ArrayList<>()).add(change);
         }
         List<Batch> batches = new ArrayList<>();
         for (Map<String, List<ChangeRecord>> layer : layers) {
@@ -57,21 +52,4 @@ final class ApplyPlan {
         return batches;
     }
 
-    /** The row identities a change touches: its key, and for an update also the key in its new image. */
-    private static List<String> rowsTouched(ChangeRecord change) throws ApplyHaltException {
-        try {
-            JsonNode key = JSON.readTree(change.key());
-            String before = change.table() + '\u0000' + key;
-            if (!"U".equals(change.op()) || change.row() == null) {
-                return List.of(before);
-            }
-            JsonNode row = JSON.readTree(change.row());
-            ObjectNode newKey = JSON.createObjectNode();
-            key.fieldNames().forEachRemaining(f -> newKey.set(f, row.get(f)));
-            String after = change.table() + '\u0000' + newKey;
-            return after.equals(before) ? List.of(before) : List.of(before, after);
-        } catch (IOException e) {
-            throw new ApplyHaltException(change, "key or row is not valid JSON: " + e.getMessage());
-        }
-    }
 }

@@ -7,5 +7,6 @@ import io.oneway.wire.ChangeRecord;
 /** Where apply statements come from (the {@link TableCatalog}). */
 interface Statements {
 
-    String statement(ChangeRecord change) throws SQLException, ApplyHaltException;
+    /** The statement text for a change whose key and row read as {@code shape}. */
+    String statement(ChangeRecord change, RowShape shape) throws SQLException, ApplyHaltException;
 }

@@ -1,6 +1,5 @@
 package io.oneway.apply;
 
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,9 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import javax.sql.DataSource;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 
 import io.oneway.support.SqlScript;
 import io.oneway.wire.ChangeRecord;
@@ -29,7 +25,6 @@ import io.oneway.wire.ChangeRecord;
  */
 public final class TableCatalog implements Statements {
 
-    private static final JsonFactory JSON = new JsonFactory();
     private final DataSource central;
     private final List<String> configuredTables;
     private final Map<String, Table> byLoggedName = new ConcurrentHashMap<>();
@@ -49,11 +44,15 @@ public final class TableCatalog implements Statements {
     }
 
     /** The statement text for a change; its parameters are {@link #parameters(ChangeRecord)}. */
-    @Override
     public String statement(ChangeRecord change) throws ApplyHaltException, SQLException {
+        return statement(change, RowShape.of(change));
+    }
+
+    @Override
+    public String statement(ChangeRecord change, RowShape shape) throws ApplyHaltException, SQLException {
         Table table = table(change);
-        List<String> columns = change.row() == null ? List.of() : fieldNames(change, change.row());
-        List<String> keys = fieldNames(change, change.key());
+        List<String> columns = shape.columns();
+        List<String> keys = shape.keyColumns();
         String cacheKey = table.quotedName + '\u0000' + change.op() + '\u0000' + columns + '\u0000' + keys;
         String sql = statements.get(cacheKey);
         if (sql == null) {
@@ -228,26 +227,6 @@ public final class TableCatalog implements Statements {
             }
             throw e;
         }
-    }
-
-    private static List<String> fieldNames(ChangeRecord change, String json) throws ApplyHaltException {
-        List<String> names = new ArrayList<>();
-        try (JsonParser p = JSON.createParser(json)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new ApplyHaltException(change, "row or key is not a JSON object");
-            }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                names.add(p.currentName());
-                p.nextToken();
-                p.skipChildren();
-            }
-        } catch (IOException e) {
-            throw new ApplyHaltException(change, "row or key is not valid JSON: " + e.getMessage());
-        }
-        if (names.isEmpty()) {
-            throw new ApplyHaltException(change, "row or key has no columns");
-        }
-        return names;
     }
 
     private record Table(String quotedName, Set<String> columns, Set<String> allColumns) {

@@ -12,7 +12,7 @@ import io.oneway.wire.ChangeRecord;
 
 class ApplyPlanTest {
 
-    private final Statements byTableAndOp = c -> c.table() + " " + c.op();
+    private final Statements byTableAndOp = (c, shape) -> c.table() + " " + c.op();
     private long position;
 
     @Test
