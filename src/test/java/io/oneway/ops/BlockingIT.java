@@ -5,9 +5,13 @@ import static io.oneway.testing.Sql.number;
 import static io.oneway.testing.Sql.rows;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -75,6 +79,28 @@ class BlockingIT {
         assertEquals(1, notifications.containing("\"halted\"").size());
         assertEquals(2, applied());
         assertEquals(0, number(fixture.central(), "select count(*) from shop.customers where id >= 3"));
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> number(fixture.remote("branch1"), "select last_position from oneway.position_counter") == 6);
+        String status = statusOutput();
+        for (String[] line : new String[][] {{"captured", "6"}, {"acknowledged", "2"}, {"not_yet_positioned", "0"}, {"backlog", "4"},
+                {"log_id", Long.toString(third)}, {"waiting", "3"}, {"block_reason", "customer 3 is under audit"}, {"applied_position", "2"}}) {
+            String expected = String.format("  %-20s %s%n", line[0], line[1]);
+            assertTrue(status.contains(expected), expected + " in\n" + status);
+        }
+        assertFalse(status.contains("not reachable"), status);
+    }
+
+    /** What ./oneway status prints. */
+    private String statusOutput() throws Exception {
+        PrintStream out = System.out;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            assertEquals(0, OnewayCommand.run(settings, "status", List.of()));
+        } finally {
+            System.setOut(out);
+        }
+        return captured.toString(StandardCharsets.UTF_8);
     }
 
     @Test
