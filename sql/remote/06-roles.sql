@@ -1,9 +1,9 @@
 -- Oneway remote side, part 6: least privilege.
 --
 -- Writers of captured tables need no rights on schema oneway: the capture triggers run with
--- the rights of their owner (the administrator who installed this SQL). Every name in them is
+-- the rights of their owner (the administrator who installed this SQL, or who called
+-- enable_capture for the per-table functions of image mode). Every name in them is
 -- schema-qualified or in pg_catalog, which is searched first, so no caller can redirect them.
-alter function oneway.capture_change() security definer;
 alter function oneway.capture_reference() security definer;
 
 -- The replicator's remote connection: a member of oneway_sender, e.g.

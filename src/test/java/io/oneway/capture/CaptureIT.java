@@ -138,6 +138,23 @@ class CaptureIT {
         assertEquals(1L, number(db, "select count(*) from oneway.change_log"));
     }
 
+    @Test
+    void names_that_look_like_sql_or_quoting_are_only_names_in_the_capture_function() {
+        exec(db, "create table \"we'ird $body$ \"\"t\"(\"k'$body$;--\" int, \"2nd\" text, v text, primary key (\"k'$body$;--\", \"2nd\"))");
+        exec(db, "select oneway.enable_capture('\"we''ird $body$ \"\"t\"')");
+        exec(db, "insert into \"we'ird $body$ \"\"t\" values (1, 'a', 'x')");
+        exec(db, "update \"we'ird $body$ \"\"t\" set \"2nd\" = 'b'");
+        exec(db, "delete from \"we'ird $body$ \"\"t\"");
+
+        List<Map<String, Object>> log = rows(db, "select object_type, op, object_id::text as k from oneway.change_log order by log_id");
+        assertEquals(List.of("I", "U", "D"), log.stream().map(r -> r.get("op")).toList());
+        assertEquals("public.\"we'ird $body$ \"\"t\"", log.get(0).get("object_type"));
+        assertEquals("{\"2nd\": \"a\", \"k'$body$;--\": 1}", log.get(0).get("k"));
+        assertEquals("{\"2nd\": \"a\", \"k'$body$;--\": 1}", log.get(1).get("k"), "the key before the update");
+        assertEquals("{\"2nd\": \"b\", \"k'$body$;--\": 1}", log.get(2).get("k"));
+        exec(db, "select oneway.disable_capture('\"we''ird $body$ \"\"t\"')");
+    }
+
     private static void callEnable(String table) throws SQLException {
         try (Connection c = db.getConnection()) {
             exec(c, "select oneway.enable_capture(?::regclass)", table);
