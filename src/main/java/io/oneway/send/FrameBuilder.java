@@ -2,12 +2,11 @@ package io.oneway.send;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import io.oneway.wire.ChangeFrame;
 import io.oneway.wire.ChangeRecord;
 
-/** Turns change-log rows (in position order) into frames of at most {@code frameSize} changes. */
+/** Cuts changes (in position order, read by {@link ChangeRows}) into frames of at most {@code frameSize} changes. */
 public final class FrameBuilder {
 
     private final SourceIdentity identity;
@@ -18,13 +17,11 @@ public final class FrameBuilder {
         this.frameSize = frameSize;
     }
 
-    public List<ChangeFrame> frames(List<Map<String, Object>> rows) {
+    public List<ChangeFrame> frames(List<ChangeRecord> changes) {
         List<ChangeFrame> frames = new ArrayList<>();
-        List<ChangeRecord> current = new ArrayList<>(Math.min(rows.size(), frameSize));
-        for (Map<String, Object> row : rows) {
-            current.add(new ChangeRecord(((Number) row.get("position")).longValue(), Long.parseLong((String) row.get("txid")),
-                    (Boolean) row.get("tx_end"), (String) row.get("object_type"), (String) row.get("op"),
-                    "R".equals(row.get("capture_mode")), (String) row.get("object_id"), (String) row.get("row_image"), (String) row.get("logged_at"), null));
+        List<ChangeRecord> current = new ArrayList<>(Math.min(changes.size(), frameSize));
+        for (ChangeRecord change : changes) {
+            current.add(change);
             if (current.size() == frameSize) {
                 frames.add(new ChangeFrame(identity.source(), identity.incarnation(), current));
                 current = new ArrayList<>();
