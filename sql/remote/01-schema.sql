@@ -72,10 +72,10 @@ create table if not exists oneway.captured_table (
 -- at or above scan_from or in open_txids (see 03-positions.sql).
 create table if not exists oneway.position_counter (
   singleton     boolean primary key default true check (singleton),
-  last_position bigint not null default 0
+  last_position bigint not null default 0,
+  scan_from     bigint not null default 0,
+  open_txids    bigint[] not null default '{}'
 );
-alter table oneway.position_counter add column if not exists scan_from bigint not null default 0;
-alter table oneway.position_counter add column if not exists open_txids bigint[] not null default '{}';
 insert into oneway.position_counter default values on conflict do nothing;
 
 -- What the central database has acknowledged as applied (SPEC §4 ack): every change at or

@@ -24,9 +24,6 @@ create or replace function oneway.drop_capture_triggers(tbl regclass, qualified 
 language plpgsql as $$
 begin
   execute format('drop trigger if exists oneway_capture on %s', qualified);
-  -- the update triggers of earlier versions, which split updates by a WHEN clause on the key
-  execute format('drop trigger if exists oneway_capture_update on %s', qualified);
-  execute format('drop trigger if exists oneway_capture_key_change on %s', qualified);
   execute format('drop function if exists %s()', oneway.capture_function(tbl));
 end $$;
 

@@ -6,7 +6,6 @@
 -- is not sent again once blocked, but a copy already in flight may still be applied; blocking
 -- an acknowledged change is refused, since it is applied already.
 
-drop index if exists oneway.change_log_blocked;
 create index if not exists change_log_blocked_ids on oneway.change_log (log_id) where state = 'B';
 
 -- Where sending stops: the position of the first blocked change not yet acknowledged (the
