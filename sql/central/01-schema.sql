@@ -29,3 +29,31 @@ create table if not exists oneway.receive_log (
   primary key (source_id, position)
 );
 comment on table oneway.receive_log is 'one row per change applied on this central database; the primary key makes a second apply of a position fail';
+
+-- The running digest (SPEC §4) at applied_position: SHA-256(digest at p-1 || fingerprint of p),
+-- from 32 zero bytes (io.oneway.wire.Fingerprint). Acks carry it; the remote compares.
+alter table oneway.source_progress add column if not exists applied_digest bytea not null default '\x0000000000000000000000000000000000000000000000000000000000000000';
+-- The last position staged: changes of a source transaction too large for one apply transaction
+-- are kept in oneway.staged_change until its end arrives, then applied together. Everything up
+-- to greatest(applied_position, staged_position) is held durably and is not asked for again.
+alter table oneway.source_progress add column if not exists staged_position bigint not null default 0;
+-- Each applied change's fingerprint: the remote asks for them to find where a digest mismatch began.
+alter table oneway.receive_log add column if not exists fingerprint bytea;
+
+-- Changes of a large source transaction whose end has not arrived yet (as PostgreSQL's logical
+-- replication streams large in-progress transactions to disk): key, row and logged time as the
+-- exact text received. Applied and deleted in one transaction when the source transaction ends.
+create table if not exists oneway.staged_change (
+  source_id   text not null,
+  position    bigint not null,
+  txid        bigint not null,
+  tx_end      boolean not null,
+  object_type text not null,
+  op          char(1) not null,
+  reference   boolean not null,
+  object_id   text not null,
+  row_image   text,
+  logged_at   text not null,
+  received_at timestamptz not null,
+  primary key (source_id, position)
+);

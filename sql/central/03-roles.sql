@@ -18,6 +18,7 @@ grant usage on schema oneway to oneway_applier;
 grant select, insert, update on oneway.source_progress to oneway_applier;
 grant select, insert on oneway.receive_log to oneway_applier;
 grant select on oneway.skipped_change to oneway_applier;
+grant select, insert, delete on oneway.staged_change to oneway_applier;
 
 -- Lets the applier write one replicated table: select, insert, update, delete on it.
 create or replace function oneway.grant_apply(tbl regclass) returns text

@@ -86,6 +86,34 @@ create table if not exists oneway.sender_state (
   acked_at       timestamptz
 );
 insert into oneway.sender_state default values on conflict do nothing;
+-- The running digest (SPEC §4) at acked_position, as verified against the central database's;
+-- how far the central database holds changes durably (applied, or staged as part of a large
+-- transaction not yet complete): sending runs at most oneway.send.window past it; and the
+-- highest position ever sent, written before the send: an ack above it is a forgery.
+alter table oneway.sender_state add column if not exists acked_digest bytea not null default '\x0000000000000000000000000000000000000000000000000000000000000000';
+alter table oneway.sender_state add column if not exists received_position bigint not null default 0;
+alter table oneway.sender_state add column if not exists sent_position bigint not null default 0;
+-- A digest mismatch: the central database applied something other than what this remote sent
+-- between diverged_from and diverged_to (first differing position, once found). Nothing is sent
+-- while it is set; oneway.resume_transfer() clears it once an operator repaired the central rows.
+alter table oneway.sender_state add column if not exists diverged_at timestamptz;
+alter table oneway.sender_state add column if not exists diverged_from bigint;
+alter table oneway.sender_state add column if not exists diverged_to bigint;
+alter table oneway.sender_state add column if not exists diverged_position bigint;
+alter table oneway.sender_state add column if not exists central_digest bytea;
+
+-- Integrity alarms: control messages that verify but claim what cannot be (an ack above what
+-- was sent). They are refused, never acted on, and stay open until an operator clears them
+-- (./oneway clear-alarms); repeats of an open alarm count on its row.
+create table if not exists oneway.integrity_alarm (
+  id          bigint generated always as identity primary key,
+  kind        text not null,
+  detail      text not null,
+  first_at    timestamptz not null default now(),
+  last_at     timestamptz not null default now(),
+  occurrences bigint not null default 1,
+  cleared_at  timestamptz
+);
 
 -- The change log in position order with each record's delivery state (position null: not
 -- yet numbered). The stored state is L or B; A (acknowledged: applied on the central

@@ -8,15 +8,22 @@
 
 create index if not exists change_log_blocked_ids on oneway.change_log (log_id) where state = 'B';
 
--- Where sending stops: the position of the first blocked change not yet acknowledged (the
--- largest bigint when nothing is blocked). Both send queries read only below it.
-create or replace function oneway.send_stop() returns bigint
+-- The position of the first blocked change not yet acknowledged (the largest bigint when
+-- nothing is blocked).
+create or replace function oneway.blocked_stop() returns bigint
 language sql stable set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off as $$
 select coalesce(min(p.position), 9223372036854775807)
   from oneway.change_log b
   join oneway.change_position p on p.log_id = b.log_id
   cross join oneway.sender_state s
  where b.state = 'B' and p.position > s.acked_position
+$$;
+
+-- Where sending stops: at the first blocked change, or everywhere while a digest mismatch
+-- (08-integrity.sql) is not resolved. Both send queries read only below it.
+create or replace function oneway.send_stop() returns bigint
+language sql stable as $$
+select case when s.diverged_at is not null then 0 else oneway.blocked_stop() end from oneway.sender_state s
 $$;
 
 -- Block one change-log record. Returns its log id.
@@ -107,4 +114,4 @@ select b.log_id, p.position, b.object_type, b.object_id::text as object_id, b.op
   from oneway.change_position p
   join oneway.change_log b on b.log_id = p.log_id
   cross join oneway.position_counter c
- where p.position = (select oneway.send_stop());
+ where p.position = (select oneway.blocked_stop());

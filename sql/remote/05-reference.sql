@@ -72,22 +72,48 @@ begin
   return r;
 end $$;
 
--- The changes the sender may send, as frames carry them: at most max_changes positioned
--- changes after position after and up to upto, before the first blocked change
--- (oneway.send_stop()), with the row of a reference-mode change read now. Positions are dense,
--- so the range itself bounds the rows read; the plan is fixed to index probes, as statistics
--- of a fast-growing log lag behind.
-create or replace function oneway.sendable_changes(after bigint, upto bigint, max_changes int)
+-- The changes the sender may send, as frames carry them: positioned changes after position
+-- after and up to upto, at most max_changes of them and, beyond the first, at most max_bytes of
+-- key and row text, before the first blocked change (oneway.send_stop()); the row of a
+-- reference-mode change is read now. A change whose key and row are over max_change_bytes comes
+-- last, without its row (row_image null, row_bytes its size): the sender blocks it instead of
+-- sending it. Positions are dense, so the range bounds the rows read; the plan is fixed to index
+-- probes, as statistics of a fast-growing log lag behind.
+drop function if exists oneway.sendable_changes(bigint, bigint, int);
+create or replace function oneway.sendable_changes(after bigint, upto bigint, max_changes int, max_bytes bigint, max_change_bytes bigint)
 returns table ("position" bigint, txid text, tx_end boolean, object_type text, object_id text, op char(1),
-               capture_mode char(1), row_image text, logged_at text)
-language sql stable set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off as $$
-select p.position, l.txid::text, p.tx_end, l.object_type, l.object_id::text, l.op, l.capture_mode,
-       case when l.capture_mode = 'R' and l.op <> 'D' then oneway.current_row(l.object_type, l.object_id)::text
-            else l.row_image::text end,
-       l.logged_at::text
-  from oneway.change_position p
-  join oneway.change_log l on l.log_id = p.log_id
- where p.position > after and p.position <= least(upto, after + max_changes)
-   and p.position < (select oneway.send_stop())
- order by p.position
-$$;
+               capture_mode char(1), row_image text, logged_at text, row_bytes bigint)
+language plpgsql stable set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off as $$
+declare
+  r record;
+  total bigint := 0;
+  size bigint;
+  image text;
+begin
+  for r in
+    select p.position as pos, l.txid as tx, p.tx_end as te, l.object_type as ot, l.object_id as k, l.op as o,
+           l.capture_mode as cm, l.row_image as ri, l.logged_at as la
+      from oneway.change_position p
+      join oneway.change_log l on l.log_id = p.log_id
+     where p.position > after and p.position <= least(upto, after + max_changes)
+       and p.position < (select oneway.send_stop())
+     order by p.position
+  loop
+    image := case when r.cm = 'R' and r.o <> 'D' then oneway.current_row(r.ot, r.k)::text else r.ri::text end;
+    size := octet_length(r.k::text) + coalesce(octet_length(image), 0);
+    exit when total > 0 and total + size > max_bytes;
+    total := total + size;
+    "position" := r.pos;
+    txid := r.tx::text;
+    tx_end := r.te;
+    object_type := r.ot;
+    object_id := r.k::text;
+    op := r.o;
+    capture_mode := r.cm;
+    row_image := case when size > max_change_bytes then null else image end;
+    logged_at := oneway.wire_time(r.la);
+    row_bytes := size;
+    return next;
+    exit when size > max_change_bytes;
+  end loop;
+end $$;

@@ -1,2 +1,3 @@
--- Inside an apply transaction: the source's applied position, locked so that two appliers cannot both advance it.
-select applied_position from oneway.source_progress where source_id = ? for update
+-- Inside an apply or staging transaction: the source's applied and staged positions, locked so
+-- that two appliers cannot both advance them.
+select applied_position, staged_position from oneway.source_progress where source_id = ? for update

@@ -1,2 +1,5 @@
--- An ack from the central database: everything at or below the position is applied there.
-update oneway.sender_state set acked_position = ?, acked_at = now() where acked_position < ?
+-- A verified ack: applied (with the running digest there) and received positions; neither moves back.
+update oneway.sender_state
+   set acked_position = greatest(acked_position, ?), acked_digest = case when acked_position < ? then ? else acked_digest end,
+       acked_at = case when acked_position < ? then now() else acked_at end,
+       received_position = greatest(received_position, ?)

@@ -19,22 +19,30 @@ import org.slf4j.LoggerFactory;
 
 import io.oneway.support.SqlScript;
 import io.oneway.wire.ChangeRecord;
+import io.oneway.wire.Fingerprint;
 
 /**
  * Applies runs of whole source transactions to the central database: in one central transaction
  * the changes (statements from {@link TableCatalog}, batched as {@link ApplyPlan} orders them), their
- * receive-log rows and the source's new applied position, so that a change is applied exactly once.
- * Changes an operator skipped are not applied but logged with state S.
+ * receive-log rows with fingerprints, and the source's new applied position and running digest,
+ * so that a change is applied exactly once. A source transaction too large for one run is staged
+ * first ({@link #stage}) and applied from there, page by page, in one transaction when its end
+ * arrives ({@link #applyStaged}). Changes an operator skipped are not applied but logged with state S.
  */
 public final class ChangeApplier {
 
     private static final Logger LOG = LoggerFactory.getLogger(ChangeApplier.class);
+    /** Key and row text bound into one statement execution at most (a batch larger is cut). */
+    private static final long MAX_STATEMENT_BYTES = 4L << 20;
     private final DataSource central;
     private final TableCatalog catalog;
+    private final int pageChanges;
 
-    public ChangeApplier(DataSource central, TableCatalog catalog) {
+    /** @param pageChanges changes read from the staging table at a time while a staged transaction is applied */
+    public ChangeApplier(DataSource central, TableCatalog catalog, int pageChanges) {
         this.central = central;
         this.catalog = catalog;
+        this.pageChanges = pageChanges;
     }
 
     /** The source's progress, registering it on first contact. */
@@ -45,7 +53,7 @@ public final class ChangeApplier {
                 ps.setString(1, source);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
-                    return new SourceProgress(rs.getLong(1), rs.getString(2), rs.getBoolean(3), rs.getString(4));
+                    return new SourceProgress(rs.getLong(1), rs.getString(2), rs.getBoolean(3), rs.getString(4), rs.getBytes(5), rs.getLong(6));
                 }
             }
         }
@@ -78,34 +86,141 @@ public final class ChangeApplier {
         return out;
     }
 
+    /** The fingerprints of applied changes {@code from..to} that the receive log still holds, in position order. */
+    public List<byte[]> fingerprints(String source, long from, long to) throws SQLException {
+        List<byte[]> out = new ArrayList<>();
+        try (Connection c = central.getConnection(); PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/read-fingerprints.sql"))) {
+            ps.setString(1, source);
+            ps.setLong(2, from);
+            ps.setLong(3, to);
+            try (ResultSet rs = ps.executeQuery()) {
+                long expected = from;
+                while (rs.next() && rs.getLong(1) == expected && rs.getBytes(2) != null) {
+                    out.add(rs.getBytes(2));
+                    expected++;
+                }
+            }
+        }
+        return out;
+    }
+
     /**
      * Applies changes {@code first..last} (consecutive, ending a source transaction) after
      * position {@code first - 1}.
+     * @param digest the running digest at {@code first - 1}
+     * @return the running digest at the last change
      * @throws ApplyHaltException when a change cannot be applied; nothing of the run is applied
      * @throws StaleProgressException when another applier moved the source meanwhile
      */
-    public void apply(String source, List<ChangeRecord> run, Instant receivedAt, Set<Long> skipped) throws SQLException, ApplyHaltException {
-        List<ChangeRecord> toApply = run.stream().filter(x -> !skipped.contains(x.position()) && !goneSince(x)).toList();
-        try {
-            try {
-                applyRun(source, run, receivedAt, skipped, ApplyPlan.of(toApply, catalog), this::executeAsOne);
-            } catch (SQLException e) {
-                if (!isPermanent(e)) {
-                    throw e;
-                }
-                // reordering rows can trip a secondary unique constraint: try the run strictly in position order
-                LOG.info("Source {}: positions {}..{} applied in position order, the batched order was refused ({})", source,
-                        run.get(0).position(), run.get(run.size() - 1).position(), firstLine(e));
-                applyRun(source, run, receivedAt, skipped, inOrder(toApply), ChangeApplier::executeEach);
-            }
-        } catch (RowCountMismatch e) {
-            throw culprit(source, toApply, e.getMessage());
-        } catch (SQLException e) {
-            if (isPermanent(e)) {
-                throw culprit(source, toApply, "the central database refused the run of " + source + ": " + firstLine(e));
-            }
-            throw e;
+    public byte[] apply(String source, List<ChangeRecord> run, Instant receivedAt, Set<Long> skipped, byte[] digest)
+            throws SQLException, ApplyHaltException {
+        long first = run.get(0).position();
+        return applyPages(source, first, run.get(run.size() - 1).position(), (c, action) -> action.accept(run), receivedAt, skipped, digest, false);
+    }
+
+    /**
+     * Keeps changes of a source transaction whose end has not arrived yet, durably, after the
+     * last position applied or staged.
+     * @throws StaleProgressException when they do not follow it (another applier moved the source)
+     */
+    public void stage(String source, List<ChangeRecord> changes, Instant receivedAt) throws SQLException {
+        int n = changes.size();
+        Long[] positions = new Long[n];
+        Long[] txids = new Long[n];
+        Boolean[] ends = new Boolean[n];
+        String[] tables = new String[n];
+        String[] ops = new String[n];
+        Boolean[] references = new Boolean[n];
+        String[] keys = new String[n];
+        String[] rows = new String[n];
+        String[] loggedAt = new String[n];
+        for (int i = 0; i < n; i++) {
+            ChangeRecord change = changes.get(i);
+            positions[i] = change.position();
+            txids[i] = change.txid();
+            ends[i] = change.txEnd();
+            tables[i] = change.table();
+            ops[i] = change.op();
+            references[i] = change.reference();
+            keys[i] = change.key();
+            rows[i] = change.row();
+            loggedAt[i] = change.loggedAt();
         }
+        try (Connection c = central.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                SourceProgress locked = lockProgress(c, source);
+                if (locked.received() != positions[0] - 1) {
+                    throw new StaleProgressException(source, locked.appliedPosition(), locked.stagedPosition());
+                }
+                try (PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/stage-changes.sql"))) {
+                    ps.setString(1, source);
+                    ps.setTimestamp(2, Timestamp.from(receivedAt));
+                    ps.setArray(3, c.createArrayOf("bigint", positions));
+                    ps.setArray(4, c.createArrayOf("bigint", txids));
+                    ps.setArray(5, c.createArrayOf("boolean", ends));
+                    ps.setArray(6, c.createArrayOf("text", tables));
+                    ps.setArray(7, c.createArrayOf("text", ops));
+                    ps.setArray(8, c.createArrayOf("boolean", references));
+                    ps.setArray(9, c.createArrayOf("text", keys));
+                    ps.setArray(10, c.createArrayOf("text", rows));
+                    ps.setArray(11, c.createArrayOf("text", loggedAt));
+                    ps.executeUpdate();
+                }
+                update(c, "central/queries/advance-staged.sql", positions[n - 1], source);
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            }
+        }
+    }
+
+    /**
+     * Applies a staged source transaction: its staged changes after {@code applied} and the
+     * {@code tail} that ends it, in one central transaction, reading the staged changes a page
+     * at a time; the staged rows go in the same transaction.
+     * @param digest the running digest at {@code applied}
+     * @return the running digest at the end of the tail
+     */
+    public byte[] applyStaged(String source, long applied, long stagedThrough, List<ChangeRecord> tail, Set<Long> skipped, byte[] digest)
+            throws SQLException, ApplyHaltException {
+        Instant receivedAt;
+        try (Connection c = central.getConnection();
+                PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/read-staged-received-at.sql"))) {
+            ps.setString(1, source);
+            try (ResultSet rs = ps.executeQuery()) {
+                Timestamp t = rs.next() ? rs.getTimestamp(1) : null;
+                receivedAt = t == null ? Instant.now() : t.toInstant();
+            }
+        }
+        Pages pages = (c, action) -> {
+            long after = applied;
+            while (after < stagedThrough) {
+                List<ChangeRecord> page = readStaged(c, source, after, stagedThrough);
+                if (page.isEmpty() || page.get(0).position() != after + 1) {
+                    throw new SQLException("staged position " + (after + 1) + " of source " + source + " is missing", "XX001");
+                }
+                action.accept(page);
+                after = page.get(page.size() - 1).position();
+            }
+            action.accept(tail);
+        };
+        return applyPages(source, applied + 1, tail.get(tail.size() - 1).position(), pages, receivedAt, skipped, digest, true);
+    }
+
+    /** The changes of one apply transaction, a page at a time, in position order. */
+    private interface Pages {
+        void forEach(Connection c, PageAction action) throws SQLException, ApplyHaltException, RowCountMismatch;
+    }
+
+    private interface PageAction {
+        void accept(List<ChangeRecord> page) throws SQLException, ApplyHaltException, RowCountMismatch;
+    }
+
+    /** How a page's changes are grouped into batches: {@link ApplyPlan} (few round trips) or strictly in position order. */
+    private interface Planner {
+        List<ApplyPlan.Batch> plan(List<ChangeRecord> changes) throws SQLException, ApplyHaltException;
     }
 
     /** How a batch is executed: as one statement, or as one statement per change. */
@@ -120,27 +235,80 @@ public final class ChangeApplier {
         }
     }
 
-    private void applyRun(String source, List<ChangeRecord> run, Instant receivedAt, Set<Long> skipped, List<ApplyPlan.Batch> batches,
-            BatchExecutor executor) throws SQLException, ApplyHaltException, RowCountMismatch {
+    private byte[] applyPages(String source, long first, long last, Pages pages, Instant receivedAt, Set<Long> skipped, byte[] digest,
+            boolean staged) throws SQLException, ApplyHaltException {
+        try {
+            try {
+                return applyRun(source, first, last, pages, receivedAt, skipped, digest, staged, changes -> ApplyPlan.of(changes, catalog),
+                        this::executeAsOne);
+            } catch (SQLException e) {
+                if (!isPermanent(e)) {
+                    throw e;
+                }
+                // reordering rows can trip a secondary unique constraint: try the run strictly in position order
+                LOG.info("Source {}: positions {}..{} applied in position order, the batched order was refused ({})", source, first, last,
+                        firstLine(e));
+                return applyRun(source, first, last, pages, receivedAt, skipped, digest, staged, this::inOrder, ChangeApplier::executeEach);
+            }
+        } catch (RowCountMismatch e) {
+            throw culprit(pages, skipped, e.getMessage());
+        } catch (SQLException e) {
+            if (isPermanent(e)) {
+                throw culprit(pages, skipped, "the central database refused the run of " + source + ": " + firstLine(e));
+            }
+            throw e;
+        }
+    }
+
+    private byte[] applyRun(String source, long first, long last, Pages pages, Instant receivedAt, Set<Long> skipped, byte[] digest,
+            boolean staged, Planner planner, BatchExecutor executor) throws SQLException, ApplyHaltException, RowCountMismatch {
         try (Connection c = central.getConnection()) {
             c.setAutoCommit(false);
             try {
                 update(c, "central/queries/begin-apply.sql");
-                long applied = lockProgress(c, source);
-                if (applied != run.get(0).position() - 1) {
-                    throw new StaleProgressException(source, applied);
+                SourceProgress locked = lockProgress(c, source);
+                if (locked.appliedPosition() != first - 1) {
+                    throw new StaleProgressException(source, locked.appliedPosition(), locked.stagedPosition());
                 }
-                for (ApplyPlan.Batch batch : batches) {
-                    executor.execute(c, batch);
+                byte[][] running = {digest};
+                pages.forEach(c, page -> {
+                    for (ApplyPlan.Batch batch : planner.plan(toApply(page, skipped))) {
+                        executor.execute(c, batch);
+                    }
+                    running[0] = logReceived(c, source, page, receivedAt, skipped, running[0]);
+                });
+                if (staged) {
+                    update(c, "central/queries/delete-staged.sql", source, last);
                 }
-                logReceived(c, source, run, receivedAt, skipped);
-                update(c, "central/queries/advance-progress.sql", run.get(run.size() - 1).position(), source);
+                update(c, "central/queries/advance-progress.sql", last, running[0], source);
                 c.commit();
+                return running[0];
             } catch (SQLException | ApplyHaltException | RowCountMismatch | RuntimeException e) {
                 c.rollback();
                 throw e;
             }
         }
+    }
+
+    private static List<ChangeRecord> toApply(List<ChangeRecord> page, Set<Long> skipped) {
+        return page.stream().filter(x -> !skipped.contains(x.position()) && !goneSince(x)).toList();
+    }
+
+    private List<ChangeRecord> readStaged(Connection c, String source, long after, long upto) throws SQLException {
+        List<ChangeRecord> page = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/read-staged.sql"))) {
+            ps.setString(1, source);
+            ps.setLong(2, after);
+            ps.setLong(3, upto);
+            ps.setInt(4, pageChanges);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    page.add(new ChangeRecord(rs.getLong(1), rs.getLong(2), rs.getBoolean(3), rs.getString(4), rs.getString(5),
+                            rs.getBoolean(6), rs.getString(7), rs.getString(8), rs.getString(9), null));
+                }
+            }
+        }
+        return page;
     }
 
     /** Consecutive changes with the same statement, in position order. */
@@ -157,22 +325,37 @@ public final class ChangeApplier {
     }
 
     /**
-     * The batch (changes of different rows, one statement) in one execution. A batch that may
-     * rightly touch no row (reference-mode deletes) goes change by change, so that every other
-     * change is held to exactly one row.
+     * The batch (changes of different rows, one statement) in as few executions as its size
+     * allows. A batch that may rightly touch no row (reference-mode deletes) goes change by
+     * change, so that every other change is held to exactly one row.
      */
     private void executeAsOne(Connection c, ApplyPlan.Batch batch) throws SQLException, ApplyHaltException, RowCountMismatch {
         if (batch.changes().size() == 1 || batch.changes().stream().anyMatch(change -> expected(change, 0))) {
             executeEach(c, batch);
             return;
         }
-        try (PreparedStatement ps = c.prepareStatement(catalog.batchStatement(batch.sql()))) {
-            bind(ps, TableCatalog.batchParameters(batch.changes()));
-            int rows = ps.executeUpdate();
-            if (rows != batch.changes().size()) {
-                throw new RowCountMismatch(batch.changes().size() + " changes of " + batch.changes().get(0).table() + " touched " + rows + " rows");
+        String sql = catalog.batchStatement(batch.sql());
+        int from = 0;
+        while (from < batch.changes().size()) {
+            int to = from;
+            long bytes = 0;
+            while (to < batch.changes().size() && (to == from || bytes + textBytes(batch.changes().get(to)) <= MAX_STATEMENT_BYTES)) {
+                bytes += textBytes(batch.changes().get(to++));
             }
+            List<ChangeRecord> part = batch.changes().subList(from, to);
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                bind(ps, TableCatalog.batchParameters(part));
+                int rows = ps.executeUpdate();
+                if (rows != part.size()) {
+                    throw new RowCountMismatch(part.size() + " changes of " + part.get(0).table() + " touched " + rows + " rows");
+                }
+            }
+            from = to;
         }
+    }
+
+    private static long textBytes(ChangeRecord change) {
+        return change.key().length() + (change.row() == null ? 0 : change.row().length());
     }
 
     private static void executeEach(Connection c, ApplyPlan.Batch batch) throws SQLException, ApplyHaltException {
@@ -214,9 +397,10 @@ public final class ChangeApplier {
         return rows == 1 || rows == 0 && change.reference() && "D".equals(change.op());
     }
 
-    private static void logReceived(Connection c, String source, List<ChangeRecord> run, Instant receivedAt, Set<Long> skipped)
-            throws SQLException {
-        int n = run.size();
+    /** Inserts the receive-log rows of a page. @return the running digest after its last change */
+    private static byte[] logReceived(Connection c, String source, List<ChangeRecord> page, Instant receivedAt, Set<Long> skipped,
+            byte[] digest) throws SQLException {
+        int n = page.size();
         Long[] positions = new Long[n];
         Long[] txids = new Long[n];
         String[] tables = new String[n];
@@ -224,8 +408,10 @@ public final class ChangeApplier {
         String[] ops = new String[n];
         String[] states = new String[n];
         String[] loggedAt = new String[n];
+        byte[][] fingerprints = new byte[n][];
+        byte[] d = digest;
         for (int i = 0; i < n; i++) {
-            ChangeRecord change = run.get(i);
+            ChangeRecord change = page.get(i);
             positions[i] = change.position();
             txids[i] = change.txid();
             tables[i] = change.table();
@@ -233,6 +419,8 @@ public final class ChangeApplier {
             ops[i] = change.op();
             states[i] = skipped.contains(change.position()) ? "S" : "R";
             loggedAt[i] = change.loggedAt();
+            fingerprints[i] = Fingerprint.of(change);
+            d = Fingerprint.chain(d, fingerprints[i]);
         }
         try (PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/insert-receive-log.sql"))) {
             ps.setString(1, source);
@@ -244,39 +432,50 @@ public final class ChangeApplier {
             ps.setArray(7, c.createArrayOf("text", ops));
             ps.setArray(8, c.createArrayOf("text", states));
             ps.setArray(9, c.createArrayOf("text", loggedAt));
+            ps.setArray(10, c.createArrayOf("bytea", fingerprints));
             ps.executeUpdate();
         }
+        return d;
     }
 
     /** Re-runs the changes one by one, in a transaction that is rolled back, to name the one the database refuses. */
-    private ApplyHaltException culprit(String source, List<ChangeRecord> run, String runError) throws SQLException {
+    private ApplyHaltException culprit(Pages pages, Set<Long> skipped, String runError) throws SQLException {
         try (Connection c = central.getConnection()) {
             c.setAutoCommit(false);
             try {
                 update(c, "central/queries/begin-apply.sql");
-                for (ChangeRecord change : run) {
-                    try (PreparedStatement ps = c.prepareStatement(catalog.statement(change))) {
-                        bind(ps, TableCatalog.parameters(change));
-                        int n = ps.executeUpdate();
-                        if (!expected(change, n)) {
-                            return new ApplyHaltException(change, "the databases diverged: " + change.op() + " found no row for key " + change.key());
-                        }
-                    } catch (SQLException e) {
-                        if (!isPermanent(e)) {
-                            throw e;
-                        }
-                        String reason = "23505".equals(e.getSQLState()) && "I".equals(change.op())
-                                ? "the databases diverged: insert found an existing row for key " + change.key()
-                                : "the central database refused it: " + firstLine(e) + " (SQLSTATE " + e.getSQLState() + ")";
-                        return new ApplyHaltException(change, reason);
-                    } catch (ApplyHaltException e) {
-                        return e;
+                ChangeRecord[] first = {null};
+                pages.forEach(c, page -> {
+                    first[0] = first[0] == null && !page.isEmpty() ? page.get(0) : first[0];
+                    for (ChangeRecord change : toApply(page, skipped)) {
+                        tryOne(c, change);
                     }
-                }
-                return new ApplyHaltException(run.get(0), runError);
+                });
+                return new ApplyHaltException(first[0], runError);
+            } catch (ApplyHaltException e) {
+                return e;
+            } catch (RowCountMismatch e) {
+                throw new IllegalStateException(e);
             } finally {
                 c.rollback();
             }
+        }
+    }
+
+    private void tryOne(Connection c, ChangeRecord change) throws SQLException, ApplyHaltException {
+        try (PreparedStatement ps = c.prepareStatement(catalog.statement(change))) {
+            bind(ps, TableCatalog.parameters(change));
+            if (!expected(change, ps.executeUpdate())) {
+                throw new ApplyHaltException(change, "the databases diverged: " + change.op() + " found no row for key " + change.key());
+            }
+        } catch (SQLException e) {
+            if (!isPermanent(e)) {
+                throw e;
+            }
+            String reason = "23505".equals(e.getSQLState()) && "I".equals(change.op())
+                    ? "the databases diverged: insert found an existing row for key " + change.key()
+                    : "the central database refused it: " + firstLine(e) + " (SQLSTATE " + e.getSQLState() + ")";
+            throw new ApplyHaltException(change, reason);
         }
     }
 
@@ -300,14 +499,14 @@ public final class ChangeApplier {
         return nl < 0 ? m : m.substring(0, nl);
     }
 
-    private static long lockProgress(Connection c, String source) throws SQLException {
+    private static SourceProgress lockProgress(Connection c, String source) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/lock-progress.sql"))) {
             ps.setString(1, source);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     throw new SQLException("source " + source + " has no progress row", "02000");
                 }
-                return rs.getLong(1);
+                return new SourceProgress(rs.getLong(1), null, false, null, null, rs.getLong(2));
             }
         }
     }

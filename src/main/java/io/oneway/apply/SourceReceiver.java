@@ -1,14 +1,15 @@
 package io.oneway.apply;
 
+import java.io.ByteArrayOutputStream;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,49 +17,65 @@ import org.slf4j.LoggerFactory;
 import io.oneway.support.OnewayMetrics;
 import io.oneway.wire.ChangeFrame;
 import io.oneway.wire.ChangeRecord;
+import io.oneway.wire.ChunkFrame;
 import io.oneway.wire.ControlMessage;
+import io.oneway.wire.Fingerprint;
 
 /**
- * The receiving state of one source: the applied position (durable, on the central database),
- * changes that arrived ahead of it (parked in memory), and the resend request and ack due.
- * All methods are serialised per source.
+ * The receiving side of one source: its durable progress (applied, staged, digest: on the
+ * central database), changes that arrived ahead ({@link ParkedChanges}), changes arriving in
+ * pieces ({@link ChunkAssembler}), when to ask for what is missing ({@link GapTracker}) and when
+ * to ack. Calls are serialised per source; readers of metrics and health see the
+ * {@link ReceiverStatus} published after each call instead of waiting for an apply.
  */
 final class SourceReceiver {
 
     private static final Logger LOG = LoggerFactory.getLogger(SourceReceiver.class);
-
-    private record Parked(ChangeRecord change, Instant receivedAt) {
-    }
+    /** Fingerprints sent per answer to a digest request. */
+    private static final int DIGESTS_PER_ANSWER = 10_000;
 
     private final String source;
     private final ChangeApplier applier;
     private final OnewayMetrics metrics;
     private final ReceiverSettings settings;
-    private final TreeMap<Long, Parked> parked = new TreeMap<>();
+    private final AtomicLong requestIds;
+    private final ParkedChanges parked;
+    private final ChunkAssembler pieces;
+    private final GapTracker gap;
     private final Set<String> refusedIncarnations = new HashSet<>();
+    private volatile ReceiverStatus status = ReceiverStatus.NONE;
 
     private boolean loaded;
     private long applied;
+    private long staged;
+    private byte[] digest;
     private String incarnation;
     private boolean halted;
-    private String haltReason;
+    private Set<Long> skipped = Set.of();
     private long highestKnown;
-    private long gapMissing = -1;
-    private long gapSince;
-    private long requestedAt;
-    private long ackedSent = -1;
+    private long lastHeard;
+    private long ackedApplied = -1;
+    private long ackedReceived = -1;
     private long ackSentAt;
     private boolean applyFailing;
-    private long reportedAt;
     private long resumeCheckedAt;
-    private Set<Long> skipped = Set.of();
+    private long reportedAt;
     private long appliedSinceReport;
 
-    SourceReceiver(String source, ChangeApplier applier, OnewayMetrics metrics, ReceiverSettings settings) {
+    SourceReceiver(String source, ChangeApplier applier, OnewayMetrics metrics, ReceiverSettings settings, AtomicLong requestIds) {
         this.source = source;
         this.applier = applier;
         this.metrics = metrics;
         this.settings = settings;
+        this.requestIds = requestIds;
+        this.parked = new ParkedChanges(settings.maxParkedBytes());
+        this.pieces = new ChunkAssembler(settings.maxParkedBytes(), settings.maxChangeBytes());
+        this.gap = new GapTracker(settings.resendAfterMillis(), settings.rerequestAfterMillis(), settings.maxRerequestAfterMillis(),
+                settings.settleMillis());
+    }
+
+    ReceiverStatus status() {
+        return status;
     }
 
     synchronized Optional<ControlMessage> onFrame(ChangeFrame frame) throws SQLException {
@@ -67,24 +84,53 @@ final class SourceReceiver {
             return Optional.empty();
         }
         Instant now = Instant.now();
+        lastHeard = now.toEpochMilli();
         long duplicates = 0;
         for (ChangeRecord c : frame.changes()) {
             highestKnown = Math.max(highestKnown, c.position());
-            if (c.position() <= applied) {
+            if (c.position() <= received()) {
                 duplicates++;
-            } else if (parked.size() < settings.maxParked() || c.position() < parked.lastKey()) {
-                parked.putIfAbsent(c.position(), new Parked(c, now));
-                if (parked.size() > settings.maxParked()) {
-                    // the farthest ahead are asked for again later
-                    parked.pollLastEntry();
-                }
+            } else {
+                parked.add(c, now, received() + 1);
             }
         }
         if (duplicates > 0) {
             metrics.count("oneway_duplicate_changes", source, duplicates);
         }
         drain();
-        return gapRequest(true);
+        return published(gapRequest(true));
+    }
+
+    synchronized Optional<ControlMessage> onChunk(ChunkFrame frame) throws SQLException {
+        load();
+        if (!acceptIncarnation(frame.incarnation()) || halted) {
+            return Optional.empty();
+        }
+        long now = System.currentTimeMillis();
+        lastHeard = now;
+        ChangeRecord header = frame.chunk().change();
+        highestKnown = Math.max(highestKnown, header.position());
+        if (header.position() <= received() || parked.contains(header.position())) {
+            metrics.count("oneway_duplicate_changes", source, 1);
+            return published(Optional.empty());
+        }
+        Optional<ChangeRecord> whole;
+        try {
+            whole = pieces.add(frame.chunk());
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage().contains("max-change-bytes")) {
+                halt(new ApplyHaltException(header, e.getMessage() + " of this central replicator: raise it, then ./oneway resume " + source));
+            } else {
+                LOG.warn("Source {}: {}; asking for it again", source, e.getMessage());
+            }
+            return published(Optional.empty());
+        }
+        if (header.position() == gap.missing()) {
+            gap.progress(now);
+        }
+        whole.ifPresent(c -> parked.add(c, Instant.ofEpochMilli(now), received() + 1));
+        drain();
+        return published(gapRequest(whole.isPresent()));
     }
 
     synchronized Optional<ControlMessage> onHeartbeat(ControlMessage heartbeat) throws SQLException {
@@ -92,54 +138,71 @@ final class SourceReceiver {
         if (!acceptIncarnation(heartbeat.incarnation()) || halted) {
             return Optional.empty();
         }
+        long now = System.currentTimeMillis();
+        lastHeard = now;
         highestKnown = Math.max(highestKnown, heartbeat.to());
-        return gapRequest(false);
+        gap.answered(heartbeat.id(), now);
+        return published(gapRequest(false));
     }
 
-    /** Periodic work: retry applying after a passing failure, re-request what is still missing, repeat the ack. */
+    /** A remote looking for where a digest mismatch began: the fingerprints of what was applied from its first position. */
+    synchronized Optional<ControlMessage> onDigestRequest(ControlMessage request) throws SQLException {
+        load();
+        if (!acceptIncarnation(request.incarnation())) {
+            return Optional.empty();
+        }
+        long to = Math.min(Math.min(request.to(), applied), request.from() + DIGESTS_PER_ANSWER - 1);
+        List<byte[]> fingerprints = request.from() > to ? List.of() : applier.fingerprints(source, request.from(), to);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        fingerprints.forEach(out::writeBytes);
+        return Optional.of(ControlMessage.digests(source, incarnation, request.from(), request.from() + fingerprints.size() - 1,
+                Base64.getEncoder().encodeToString(out.toByteArray())));
+    }
+
+    /** Periodic work: retry applying after a passing failure, re-request what is still missing, send or repeat the ack. */
     synchronized List<ControlMessage> tick() {
         List<ControlMessage> out = new ArrayList<>(2);
         if (halted) {
             checkResumed();
         }
         if (!loaded || halted) {
+            publish();
             return out;
         }
         drain();
         gapRequest(false).ifPresent(out::add);
         long now = System.currentTimeMillis();
-        if (applied > 0 && incarnation != null && (applied != ackedSent || now - ackSentAt >= settings.ackRepeatMillis())) {
-            ackedSent = applied;
+        long received = received();
+        if (received > 0 && incarnation != null
+                && (applied != ackedApplied || received != ackedReceived || now - ackSentAt >= settings.ackRepeatMillis())) {
+            ackedApplied = applied;
+            ackedReceived = received;
             ackSentAt = now;
-            out.add(ControlMessage.ack(source, incarnation, applied));
+            out.add(ControlMessage.ack(source, incarnation, applied, received, Fingerprint.text(digest)));
         }
+        publish();
         return out;
     }
 
-    synchronized long applied() {
-        return applied;
+    private long received() {
+        return Math.max(applied, staged);
     }
 
     private void drain() {
-        while (!halted && !parked.isEmpty() && parked.firstKey() == applied + 1) {
-            List<ChangeRecord> run = nextRun();
-            if (run.isEmpty()) {
-                return;
-            }
+        while (!halted) {
+            boolean done;
             try {
-                applier.apply(source, run, parked.get(run.get(0).position()).receivedAt(), skipped);
+                done = staged > applied ? continueStaged() : applyOrStage();
             } catch (ApplyHaltException e) {
                 halt(e);
                 return;
             } catch (StaleProgressException e) {
                 LOG.warn("Source {}: {}; continuing from there", source, e.getMessage());
-                applied = e.applied();
-                parked.headMap(applied, true).clear();
+                reload();
                 continue;
             } catch (SQLException | RuntimeException e) {
                 if (!applyFailing) {
-                    LOG.warn("Source {}: applying positions {}..{} failed for now ({}); retrying", source, run.get(0).position(),
-                            run.get(run.size() - 1).position(), e.getMessage());
+                    LOG.warn("Source {}: applying after position {} failed for now ({}); retrying", source, received(), e.getMessage());
                 }
                 applyFailing = true;
                 return;
@@ -148,11 +211,65 @@ final class SourceReceiver {
                 LOG.info("Source {}: applying works again", source);
                 applyFailing = false;
             }
-            applied = run.get(run.size() - 1).position();
-            parked.headMap(applied, true).clear();
-            metrics.count("oneway_applied_changes", source, run.size());
-            report(run.size());
+            if (done) {
+                return;
+            }
         }
+    }
+
+    /** @return true when there is nothing more to do now */
+    private boolean applyOrStage() throws SQLException, ApplyHaltException {
+        ParkedChanges.Run run = parked.run(applied + 1, settings.maxRun(), settings.maxRunBytes(), true);
+        if (!run.changes().isEmpty()) {
+            digest = applier.apply(source, run.changes(), run.receivedAt(), skipped, digest);
+            applied(run.last(), run.changes().size());
+            return false;
+        }
+        ParkedChanges.Run open = parked.run(applied + 1, settings.maxRun(), settings.maxRunBytes(), false);
+        if (open.limitReached()) {
+            stage(open);
+            return false;
+        }
+        return true;
+    }
+
+    /** A large transaction is being staged: stage more of it, or apply it once its end arrived. */
+    private boolean continueStaged() throws SQLException, ApplyHaltException {
+        ParkedChanges.Run run = parked.run(staged + 1, settings.maxRun(), settings.maxRunBytes(), false);
+        if (run.changes().isEmpty()) {
+            return true;
+        }
+        if (run.changes().get(run.changes().size() - 1).txEnd()) {
+            long first = applied + 1;
+            digest = applier.applyStaged(source, applied, staged, run.changes(), skipped, digest);
+            applied(run.last(), (int) (run.last() - first + 1));
+            return false;
+        }
+        if (run.limitReached()) {
+            stage(run);
+            return false;
+        }
+        return true;
+    }
+
+    private void stage(ParkedChanges.Run run) throws SQLException {
+        applier.stage(source, run.changes(), run.receivedAt());
+        if (staged <= applied) {
+            LOG.info("Source {}: transaction {} from position {} is larger than a run (oneway.apply.max-run / max-run-bytes): staging it "
+                    + "until its end arrives, then applying it whole", source, run.changes().get(0).txid(), run.changes().get(0).position());
+        }
+        staged = run.last();
+        parked.removeThrough(staged);
+        pieces.removeThrough(staged);
+        metrics.count("oneway_staged_changes", source, run.changes().size());
+    }
+
+    private void applied(long last, int changes) {
+        applied = last;
+        parked.removeThrough(applied);
+        pieces.removeThrough(applied);
+        metrics.count("oneway_applied_changes", source, changes);
+        report(changes);
     }
 
     /** An operator-facing progress line at most every few seconds, not one per transaction. */
@@ -166,64 +283,30 @@ final class SourceReceiver {
         }
     }
 
-    /** Consecutive parked changes from applied + 1, cut after the last complete transaction. */
-    private List<ChangeRecord> nextRun() {
-        List<ChangeRecord> run = new ArrayList<>();
-        int complete = 0;
-        long expected = applied + 1;
-        for (Parked p : parked.tailMap(expected, true).values()) {
-            if (p.change().position() != expected) {
-                break;
-            }
-            run.add(p.change());
-            expected++;
-            if (p.change().txEnd()) {
-                complete = run.size();
-                if (complete >= settings.maxRun()) {
-                    break;
-                }
-            }
-        }
-        return run.subList(0, complete);
-    }
-
-    /**
-     * A resend request for the first missing range, if one is due: at once when a frame showed
-     * the gap (a change beyond it arrived: the resequencer already waited for the missing one),
-     * otherwise once it has lasted {@code resendAfter} without the applied position moving; and
-     * again after each {@code resendAfter} while it lasts. A gap known only from a heartbeat is
-     * usually frames still queued or being resequenced (a backlog drains behind the heartbeat
-     * that announced it), so it waits.
-     */
-    private Optional<ControlMessage> gapRequest(boolean seenInFrame) {
+    /** A resend request for the first missing range, if one is due ({@link GapTracker}). */
+    private Optional<ControlMessage> gapRequest(boolean frameArrived) {
         if (halted || incarnation == null) {
             return Optional.empty();
         }
-        long missing = applied + 1;
-        while (parked.containsKey(missing)) {
+        long missing = received() + 1;
+        while (parked.contains(missing)) {
             missing++;
         }
-        if (missing > highestKnown) {
-            gapMissing = -1;
-            return Optional.empty();
-        }
-        Long nextParked = parked.ceilingKey(missing);
-        long to = nextParked != null ? nextParked - 1 : highestKnown;
         long now = System.currentTimeMillis();
-        if (missing != gapMissing) {
-            gapMissing = missing;
-            gapSince = now;
-            requestedAt = 0;
-        }
-        boolean due = requestedAt == 0 ? seenInFrame && nextParked != null || now - gapSince >= settings.resendAfterMillis()
-                : now - requestedAt >= settings.resendAfterMillis();
-        if (!due) {
+        if (missing > highestKnown) {
+            gap.due(-1, false, now);
             return Optional.empty();
         }
-        requestedAt = now;
+        Long nextParked = parked.ceiling(missing);
+        if (!gap.due(missing, frameArrived && nextParked != null, now)) {
+            return Optional.empty();
+        }
+        long id = requestIds.incrementAndGet();
+        gap.requested(id, now);
         metrics.count("oneway_resend_requests", source, 1);
-        LOG.debug("Source {}: requesting positions {}..{}", source, missing, to);
-        return Optional.of(ControlMessage.resend(source, incarnation, missing, to));
+        long to = nextParked != null ? nextParked - 1 : highestKnown;
+        LOG.debug("Source {}: requesting positions {}..{} (request {})", source, missing, to, id);
+        return Optional.of(ControlMessage.resend(source, incarnation, missing, to, id, pieces.firstMissingPiece(missing)));
     }
 
     private boolean acceptIncarnation(String offered) throws SQLException {
@@ -256,11 +339,7 @@ final class SourceReceiver {
         try {
             SourceProgress p = applier.progress(source);
             if (!p.halted()) {
-                skipped = applier.skipped(source, p.appliedPosition());
-                applied = p.appliedPosition();
-                halted = false;
-                haltReason = null;
-                gapMissing = -1;
+                reload();
                 LOG.info("Source {}: resumed by an operator, applying from position {}{}", source, applied + 1,
                         skipped.isEmpty() ? "" : " and skipping positions " + skipped);
             }
@@ -271,35 +350,66 @@ final class SourceReceiver {
 
     private void halt(ApplyHaltException e) {
         halted = true;
-        haltReason = "halted at " + e.change().describe() + ": " + e.getMessage();
+        String reason = "halted at " + e.change().describe() + ": " + e.getMessage();
         parked.clear();
+        pieces.clear();
         metrics.count("oneway_halts", source, "apply");
-        LOG.error("Source {} HALTED {}. Nothing after it is applied; other sources go on.", source, haltReason);
+        LOG.error("Source {} HALTED {}. Nothing after it is applied; other sources go on.", source, reason);
         try {
-            applier.halt(source, haltReason, e.change().position());
+            applier.halt(source, reason, e.change().position());
         } catch (SQLException ex) {
             LOG.error("Source {}: could not record the halt in oneway.source_progress ({}); it stays halted in this process", source,
                     ex.getMessage());
         }
+        publish();
     }
 
     private void load() throws SQLException {
         if (loaded) {
             return;
         }
+        readProgress();
+        loaded = true;
+        metrics.gauge("oneway_applied_position", source, () -> status.applied());
+        if (halted) {
+            LOG.error("Source {} is HALTED: {}", source, applier.progress(source).haltReason());
+        } else {
+            LOG.info("Source {}: applying from position {}{}", source, applied + 1,
+                    staged > applied ? " (positions up to " + staged + " are staged)" : "");
+        }
+        publish();
+    }
+
+    /** After a resume or another applier's progress: the durable state is the truth; what is held in memory is let go. */
+    private void reload() {
+        try {
+            readProgress();
+        } catch (SQLException e) {
+            LOG.warn("Source {}: cannot read its progress ({}); retrying", source, e.getMessage());
+            loaded = false;
+        }
+        parked.removeThrough(received());
+        pieces.removeThrough(received());
+    }
+
+    private void readProgress() throws SQLException {
         SourceProgress p = applier.progress(source);
         applied = p.appliedPosition();
-        highestKnown = applied;
+        staged = p.stagedPosition();
+        digest = p.digest();
+        highestKnown = Math.max(highestKnown, received());
         incarnation = p.incarnation();
         halted = p.halted();
-        haltReason = p.haltReason();
         skipped = applier.skipped(source, applied);
-        loaded = true;
-        metrics.gauge("oneway_applied_position", source, this::applied);
-        if (halted) {
-            LOG.error("Source {} is HALTED: {}", source, haltReason);
-        } else {
-            LOG.info("Source {}: applying from position {}", source, applied + 1);
-        }
+    }
+
+    private <T> T published(T result) {
+        publish();
+        return result;
+    }
+
+    private void publish() {
+        status = new ReceiverStatus(applied, received(), highestKnown, parked.count(), parked.bytes() + pieces.bytes(),
+                Math.max(0, staged - applied), halted, lastHeard);
     }
 }

@@ -5,13 +5,19 @@ public final class StaleProgressException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
     private final long applied;
+    private final long staged;
 
-    public StaleProgressException(String source, long applied) {
-        super("source " + source + " was advanced to " + applied + " by another applier");
+    public StaleProgressException(String source, long applied, long staged) {
+        super("source " + source + " was advanced to " + Math.max(applied, staged) + " by another applier");
         this.applied = applied;
+        this.staged = staged;
     }
 
     public long applied() {
         return applied;
+    }
+
+    public long staged() {
+        return staged;
     }
 }

@@ -1,35 +1,137 @@
 package io.oneway.send;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 
+import org.apache.camel.Header;
+
+import io.oneway.wire.ChangeChunk;
 import io.oneway.wire.ChangeFrame;
 import io.oneway.wire.ChangeRecord;
+import io.oneway.wire.ChunkFrame;
 
-/** Cuts changes (in position order, read by {@link ChangeRows}) into frames of at most {@code frameSize} changes. */
+/**
+ * Cuts changes (in position order, read by {@link ChangeRows}) into messages: frames of at most
+ * {@code frameSize} changes and {@code frameBytes} bytes of key and row text, and a change larger
+ * than {@code frameBytes} into pieces ({@link ChunkFrame}) of about that size. Messages are made
+ * one at a time as they are sent, so a large row is held once, not once per piece.
+ */
 public final class FrameBuilder {
+
+    /** Header of a resend request: the first piece wanted of its first change, when that change goes in pieces. */
+    public static final String RESEND_PIECE = "OnewayResendPiece";
+    // a character takes at most 3 bytes in UTF-8 or escaped in a JSON string (a surrogate pair 4 for 2)
+    private static final int BYTES_PER_CHAR = 3;
 
     private final SourceIdentity identity;
     private final int frameSize;
+    private final int frameBytes;
 
-    public FrameBuilder(SourceIdentity identity, int frameSize) {
+    /** @param maxMessageBytes oneway.wire.max-message-bytes: a frame stays well below it */
+    public FrameBuilder(SourceIdentity identity, int frameSize, int frameBytes, int maxMessageBytes) {
+        if (frameSize < 1 || frameBytes < 1024) {
+            throw new IllegalArgumentException("oneway.send.frame-size must be at least 1 and oneway.send.frame-bytes at least 1024");
+        }
+        if (2L * frameBytes > maxMessageBytes) {
+            throw new IllegalArgumentException("oneway.send.frame-bytes (" + frameBytes + ") must be at most half of oneway.wire.max-message-bytes ("
+                    + maxMessageBytes + "): a frame carries more than its rows");
+        }
         this.identity = identity;
         this.frameSize = frameSize;
+        this.frameBytes = frameBytes;
     }
 
-    public List<ChangeFrame> frames(List<ChangeRecord> changes) {
-        List<ChangeFrame> frames = new ArrayList<>();
-        List<ChangeRecord> current = new ArrayList<>(Math.min(changes.size(), frameSize));
-        for (ChangeRecord change : changes) {
-            current.add(change);
-            if (current.size() == frameSize) {
-                frames.add(new ChangeFrame(identity.source(), identity.incarnation(), current));
-                current = new ArrayList<>();
+    /** The messages for changes read to be sent for the first time. */
+    public Iterator<Object> frames(List<OutgoingChange> changes) {
+        return new Frames(changes, 0);
+    }
+
+    /** The messages for a resend: the first change's pieces from {@code firstPiece} on, when it goes in pieces. */
+    public Iterator<Object> resendFrames(List<OutgoingChange> changes, @Header(RESEND_PIECE) Integer firstPiece) {
+        return new Frames(changes, firstPiece == null ? 0 : firstPiece);
+    }
+
+    /** Where a row's text is cut: piece k is [cuts[k], cuts[k+1]); never inside a surrogate pair. */
+    static int[] cuts(String row, int pieceChars) {
+        List<Integer> at = new ArrayList<>();
+        int i = 0;
+        while (i < row.length()) {
+            at.add(i);
+            int next = Math.min(row.length(), i + pieceChars);
+            if (next < row.length() && Character.isHighSurrogate(row.charAt(next - 1))) {
+                next--;
             }
+            i = next;
         }
-        if (!current.isEmpty()) {
-            frames.add(new ChangeFrame(identity.source(), identity.incarnation(), current));
+        at.add(row.length());
+        return at.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private final class Frames implements Iterator<Object> {
+        private final List<OutgoingChange> changes;
+        private int next;
+        private int firstPiece;
+        private ChangeRecord chunked;
+        private int[] cuts;
+        private String rowHash;
+        private int piece;
+
+        Frames(List<OutgoingChange> changes, int firstPiece) {
+            this.changes = changes;
+            this.firstPiece = firstPiece;
         }
-        return frames;
+
+        @Override
+        public boolean hasNext() {
+            return chunked != null || next < changes.size();
+        }
+
+        @Override
+        public Object next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            if (chunked == null && changes.get(next).bytes() > frameBytes && changes.get(next).change().row() != null) {
+                startPieces(changes.get(next++).change());
+            }
+            if (chunked != null) {
+                return nextPiece();
+            }
+            List<ChangeRecord> frame = new ArrayList<>();
+            long bytes = 0;
+            while (next < changes.size() && frame.size() < frameSize) {
+                OutgoingChange c = changes.get(next);
+                if (!frame.isEmpty() && (bytes + c.bytes() > frameBytes || c.bytes() > frameBytes)) {
+                    break;
+                }
+                frame.add(c.change());
+                bytes += c.bytes();
+                next++;
+            }
+            firstPiece = 0;
+            return new ChangeFrame(identity.source(), identity.incarnation(), frame);
+        }
+
+        private void startPieces(ChangeRecord change) {
+            chunked = change;
+            cuts = cuts(change.row(), Math.max(1, frameBytes / BYTES_PER_CHAR));
+            rowHash = ChangeChunk.rowHash(change.row());
+            piece = Math.min(firstPiece, cuts.length - 2);
+            firstPiece = 0;
+        }
+
+        private ChunkFrame nextPiece() {
+            ChangeRecord header = new ChangeRecord(chunked.position(), chunked.txid(), chunked.txEnd(), chunked.table(), chunked.op(),
+                    chunked.reference(), chunked.key(), null, chunked.loggedAt(), null);
+            int count = cuts.length - 1;
+            ChangeChunk chunk = new ChangeChunk(header, piece, count, rowHash, chunked.row().substring(cuts[piece], cuts[piece + 1]), null);
+            if (++piece == count) {
+                chunked = null;
+                cuts = null;
+            }
+            return new ChunkFrame(identity.source(), identity.incarnation(), chunk);
+        }
     }
 }

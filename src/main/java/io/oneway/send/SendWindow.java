@@ -2,22 +2,25 @@ package io.oneway.send;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayDeque;
 
 import javax.sql.DataSource;
 
+import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.oneway.support.SqlScript;
-import io.oneway.wire.ControlMessage;
+import io.oneway.wire.MessageEncoder;
 
 /**
- * The sender's view of delivery: what was sent last, what the central database acknowledged,
- * how far ahead of the ack sending may run, and when unacknowledged changes are due again.
- * Only the ack is durable; after a restart sending resumes after it, so nothing unacknowledged is skipped.
+ * The sender's flow control: what was sent last, what the central database holds durably
+ * ({@code received}: applied, or staged as part of a large transaction), how far ahead of that
+ * sending may run (in changes and in bytes), and when unreceived changes are due again. Sending
+ * resumes after {@code received} after a restart, so nothing is skipped; the highest position
+ * sent is written down before it is sent, so an ack above it can be recognised as forged.
  */
 public final class SendWindow {
 
@@ -29,29 +32,31 @@ public final class SendWindow {
     private final DataSource remote;
     private final SourceIdentity identity;
     private final long window;
+    private final long windowBytes;
     private final long retransmitAfterMillis;
     private final long maxRetransmitAfterMillis;
     private final long retransmitChunk;
-    private final long resendDedupMillis;
+    /** {through, bytes} of each message sent for the first time and not yet received */
+    private final ArrayDeque<long[]> inFlight = new ArrayDeque<>();
 
     private boolean loaded;
     private long acked;
+    private long received;
+    private long sentThrough;
     private long lastSent;
+    private long inFlightBytes;
     private long waitingSince;
     private long retransmitAfter;
-    private long lastResendFrom = -1;
-    private long lastResendTo = -1;
-    private long lastResendAt;
 
-    public SendWindow(DataSource remote, SourceIdentity identity, long window, long retransmitAfterMillis,
-            long maxRetransmitAfterMillis, long retransmitChunk, long resendDedupMillis) {
+    public SendWindow(DataSource remote, SourceIdentity identity, long window, long windowBytes, long retransmitAfterMillis,
+            long maxRetransmitAfterMillis, long retransmitChunk) {
         this.remote = remote;
         this.identity = identity;
         this.window = window;
+        this.windowBytes = windowBytes;
         this.retransmitAfterMillis = retransmitAfterMillis;
         this.maxRetransmitAfterMillis = maxRetransmitAfterMillis;
         this.retransmitChunk = retransmitChunk;
-        this.resendDedupMillis = resendDedupMillis;
         this.retransmitAfter = retransmitAfterMillis;
     }
 
@@ -63,115 +68,100 @@ public final class SendWindow {
     /** The highest position that may be sent now. */
     public synchronized long sendLimit() {
         load();
-        return acked + window;
+        return inFlightBytes >= windowBytes ? lastSent : received + window;
     }
 
-    public synchronized void sent(long last) {
+    /** The highest position ever sent (durable). */
+    public synchronized long sentThrough() {
         load();
-        if (last > lastSent) {
-            if (lastSent == acked) {
-                waitingSince = System.currentTimeMillis();
+        return sentThrough;
+    }
+
+    public synchronized long acked() {
+        load();
+        return acked;
+    }
+
+    /** Before a message goes out: its highest position is written down first. */
+    public synchronized void beforeSend(Exchange exchange) throws SQLException {
+        load();
+        long through = exchange.getProperty(MessageEncoder.SENT_THROUGH, Long.class);
+        if (through > sentThrough) {
+            try (Connection c = remote.getConnection(); PreparedStatement ps = c.prepareStatement(SqlScript.load("remote/queries/record-sent.sql"))) {
+                ps.setLong(1, through);
+                ps.setLong(2, through);
+                ps.executeUpdate();
             }
-            lastSent = last;
+            sentThrough = through;
         }
     }
 
-    /** An ack: record it durably; a stale or repeated one changes nothing. */
-    public synchronized void acknowledge(ControlMessage ack) throws SQLException {
+    /** After a message went out for the first time. */
+    public synchronized void sent(Exchange exchange) {
         load();
-        if (!fromThisIncarnation(ack) || ack.to() <= acked) {
-            return;
+        long through = Math.max(lastSent, exchange.getProperty(MessageEncoder.SENT_THROUGH, Long.class));
+        long bytes = exchange.getMessage().getBody(byte[].class).length;
+        if (through > lastSent && lastSent <= received) {
+            waitingSince = System.currentTimeMillis();
         }
-        String sql = SqlScript.load("remote/queries/record-ack.sql");
-        try (Connection c = remote.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setLong(1, ack.to());
-            ps.setLong(2, ack.to());
-            ps.executeUpdate();
+        lastSent = through;
+        inFlight.addLast(new long[] {through, bytes});
+        inFlightBytes += bytes;
+    }
+
+    /** A verified ack moved the acknowledged or the received position (both durable already). */
+    public synchronized void delivered(long newAcked, long newReceived) {
+        load();
+        acked = Math.max(acked, newAcked);
+        if (newReceived > received) {
+            received = newReceived;
+            lastSent = Math.max(lastSent, received);
+            waitingSince = System.currentTimeMillis();
+            retransmitAfter = retransmitAfterMillis;
+            while (!inFlight.isEmpty() && inFlight.peekFirst()[0] <= received) {
+                inFlightBytes -= inFlight.removeFirst()[1];
+            }
         }
-        acked = ack.to();
-        lastSent = Math.max(lastSent, acked);
-        waitingSince = System.currentTimeMillis();
-        retransmitAfter = retransmitAfterMillis;
     }
 
     /**
-     * A resend request: sets the range headers (positions already acknowledged are left out).
-     * A request for a range that was just resent is served once: requests that queued up while
-     * the link was down, or were duplicated on the way, arrive together.
-     * @return false when nothing of the request is left to send, or it was just sent
-     */
-    public synchronized boolean resendRange(Message message) {
-        load();
-        ControlMessage request = message.getBody(ControlMessage.class);
-        if (!fromThisIncarnation(request)) {
-            return false;
-        }
-        long from = Math.max(request.from(), acked + 1);
-        if (from > request.to()) {
-            return false;
-        }
-        long now = System.currentTimeMillis();
-        if (from == lastResendFrom && request.to() <= lastResendTo && now - lastResendAt < resendDedupMillis) {
-            return false;
-        }
-        lastResendFrom = from;
-        lastResendTo = request.to();
-        lastResendAt = now;
-        message.setHeader(RESEND_FROM, from);
-        message.setHeader(RESEND_TO, request.to());
-        return true;
-    }
-
-    /**
-     * Retransmission: when changes were sent and no ack has moved for a while, the oldest
-     * unacknowledged ones are due again; the wait doubles each time, up to its maximum.
+     * Retransmission: when changes were sent and the received position has not moved for a
+     * while (the last message, a resend request or the acks were lost), the oldest unreceived
+     * ones are due again; the wait doubles each time, up to its maximum.
      * @return true when the range headers were set
      */
     public synchronized boolean retransmitDue(Message message) {
         load();
         long now = System.currentTimeMillis();
-        if (lastSent <= acked || now - waitingSince < retransmitAfter) {
+        if (lastSent <= received || now - waitingSince < retransmitAfter) {
             return false;
         }
-        message.setHeader(RESEND_FROM, acked + 1);
-        message.setHeader(RESEND_TO, Math.min(lastSent, acked + retransmitChunk));
-        LOG.info("No ack for positions after {} for {} ms: sending {}..{} again", acked, now - waitingSince, acked + 1,
-                Math.min(lastSent, acked + retransmitChunk));
+        long to = Math.min(lastSent, received + retransmitChunk);
+        message.setHeader(RESEND_FROM, received + 1);
+        message.setHeader(RESEND_TO, to);
+        if (retransmitAfter == retransmitAfterMillis) {
+            LOG.info("Nothing after position {} confirmed for {} ms: sending {}..{} again (repeated at growing intervals, up to {} ms, "
+                    + "while it lasts)", received, now - waitingSince, received + 1, to, maxRetransmitAfterMillis);
+        } else {
+            LOG.debug("Nothing after position {} confirmed for {} ms: sending {}..{} again", received, now - waitingSince, received + 1, to);
+        }
         waitingSince = now;
         retransmitAfter = Math.min(retransmitAfter * 2, maxRetransmitAfterMillis);
         return true;
-    }
-
-    public synchronized ControlMessage heartbeat() {
-        load();
-        return ControlMessage.heartbeat(identity.source(), identity.incarnation(), lastSent);
-    }
-
-    private boolean fromThisIncarnation(ControlMessage message) {
-        if (identity.incarnation().equals(message.incarnation())) {
-            return true;
-        }
-        LOG.warn("Ignored a {} for incarnation {}: this remote database is incarnation {}", message.kind().wireName(),
-                message.incarnation(), identity.incarnation());
-        return false;
     }
 
     private void load() {
         if (loaded) {
             return;
         }
-        try (Connection c = remote.getConnection(); PreparedStatement ps = c.prepareStatement(SqlScript.load("remote/queries/read-acked.sql"));
-                ResultSet rs = ps.executeQuery()) {
-            if (!rs.next()) {
-                throw new IllegalStateException("oneway.sender_state is empty: install sql/remote on the remote database");
-            }
-            acked = rs.getLong(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the acknowledged position: " + e.getMessage(), e);
-        }
-        lastSent = acked;
+        SenderState s = SenderState.read(remote);
+        acked = s.acked();
+        received = Math.max(s.received(), s.acked());
+        sentThrough = s.sent();
+        lastSent = received;
         waitingSince = System.currentTimeMillis();
         loaded = true;
-        LOG.info("Source {}: sending resumes after the acknowledged position {}", identity.source(), acked);
+        LOG.info("Source {}: sending resumes after position {} (applied on the central database up to {})", identity.source(), received,
+                acked);
     }
 }

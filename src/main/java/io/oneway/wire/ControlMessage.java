@@ -1,34 +1,74 @@
 package io.oneway.wire;
 
 /**
- * A protocol message without changes (SPEC §4): an ack (central to remote, {@code to} is the
- * processed low position), a resend request (central to remote, positions {@code from..to}), or
- * a heartbeat (remote to central, {@code to} is the highest position sent).
+ * A protocol message without changes (SPEC §4). What {@code from}, {@code to}, {@code id},
+ * {@code piece} and {@code digest} mean depends on the kind ({@code piece} is 0 but for a resend):
+ * <table>
+ * <tr><th>kind</th><th>direction</th><th>from</th><th>to</th><th>id</th><th>digest</th></tr>
+ * <tr><td>ack</td><td>central → remote</td><td>applied: every change at or below it is applied</td>
+ *     <td>received: every change at or below it is applied or staged durably</td><td>0</td><td>running digest at {@code from}</td></tr>
+ * <tr><td>resend</td><td>central → remote</td><td>first position wanted</td><td>last position wanted</td><td>request id</td><td>null</td></tr>
+ * <tr><td></td><td></td><td colspan="4">piece: when the first position is a change sent in pieces ({@link ChangeChunk}),
+ *     the first piece wanted; the pieces before it arrived</td></tr>
+ * <tr><td>heartbeat</td><td>remote → central</td><td>= to</td><td>highest position sent</td>
+ *     <td>id of the last resend request answered (its frames were sent before this heartbeat)</td><td>null</td></tr>
+ * <tr><td>digest-request</td><td>remote → central</td><td>first position</td><td>last position</td><td>0</td><td>null</td></tr>
+ * <tr><td>digests</td><td>central → remote</td><td>first position</td><td>last position</td><td>0</td>
+ *     <td>the fingerprints of from..to as the central database applied them, Base64, concatenated</td></tr>
+ * </table>
  */
-public record ControlMessage(Kind kind, String source, String incarnation, long from, long to, String mac) {
+public record ControlMessage(Kind kind, String source, String incarnation, long from, long to, long id, int piece, String digest, String mac) {
 
     /** The kinds of control message. */
     public enum Kind {
-        ACK, RESEND, HEARTBEAT;
+        ACK("ack"), RESEND("resend"), HEARTBEAT("heartbeat"), DIGEST_REQUEST("digest-request"), DIGESTS("digests");
+
+        private final String wireName;
+
+        Kind(String wireName) {
+            this.wireName = wireName;
+        }
 
         public String wireName() {
-            return name().toLowerCase();
+            return wireName;
         }
     }
 
-    public static ControlMessage ack(String source, String incarnation, long applied) {
-        return new ControlMessage(Kind.ACK, source, incarnation, applied, applied, null);
+    public static ControlMessage ack(String source, String incarnation, long applied, long received, String digest) {
+        return new ControlMessage(Kind.ACK, source, incarnation, applied, received, 0, 0, digest, null);
     }
 
-    public static ControlMessage resend(String source, String incarnation, long from, long to) {
-        return new ControlMessage(Kind.RESEND, source, incarnation, from, to, null);
+    public static ControlMessage resend(String source, String incarnation, long from, long to, long requestId) {
+        return resend(source, incarnation, from, to, requestId, 0);
     }
 
-    public static ControlMessage heartbeat(String source, String incarnation, long highestSent) {
-        return new ControlMessage(Kind.HEARTBEAT, source, incarnation, highestSent, highestSent, null);
+    public static ControlMessage resend(String source, String incarnation, long from, long to, long requestId, int firstPiece) {
+        return new ControlMessage(Kind.RESEND, source, incarnation, from, to, requestId, firstPiece, null, null);
+    }
+
+    public static ControlMessage heartbeat(String source, String incarnation, long highestSent, long answeredRequest) {
+        return new ControlMessage(Kind.HEARTBEAT, source, incarnation, highestSent, highestSent, answeredRequest, 0, null, null);
+    }
+
+    public static ControlMessage digestRequest(String source, String incarnation, long from, long to) {
+        return new ControlMessage(Kind.DIGEST_REQUEST, source, incarnation, from, to, 0, 0, null, null);
+    }
+
+    public static ControlMessage digests(String source, String incarnation, long from, long to, String fingerprints) {
+        return new ControlMessage(Kind.DIGESTS, source, incarnation, from, to, 0, 0, fingerprints, null);
+    }
+
+    /** For an ack: everything at or below this position is applied. */
+    public long applied() {
+        return from;
+    }
+
+    /** For an ack: everything at or below this position is applied or durably staged on the central database. */
+    public long received() {
+        return to;
     }
 
     public ControlMessage withMac(String newMac) {
-        return new ControlMessage(kind, source, incarnation, from, to, newMac);
+        return new ControlMessage(kind, source, incarnation, from, to, id, piece, digest, newMac);
     }
 }

@@ -25,8 +25,18 @@ public final class MessageEncoder {
         message.setHeader(Headers.SOURCE, control.source());
     }
 
-    /** Replaces the body, a {@link ChangeFrame} with unsigned changes, with its signed wire form. */
+    /**
+     * Exchange property set by {@link #encodeFrame}: the highest position this message completes
+     * (a chunk completes its change only with its last piece).
+     */
+    public static final String SENT_THROUGH = "OnewaySentThrough";
+
+    /** Replaces the body, a {@link ChangeFrame} with unsigned changes or a {@link ChunkFrame} unsigned, with its signed wire form. */
     public void encodeFrame(Message message) {
+        if (message.getBody() instanceof ChunkFrame chunkFrame) {
+            encodeChunk(message, chunkFrame);
+            return;
+        }
         ChangeFrame frame = message.getBody(ChangeFrame.class);
         ChangeFrame signed = new ChangeFrame(frame.source(), frame.incarnation(),
                 frame.changes().stream().map(c -> signer.sign(frame.source(), frame.incarnation(), c)).toList());
@@ -35,5 +45,17 @@ public final class MessageEncoder {
         message.setHeader(Headers.SOURCE, signed.source());
         message.setHeader(Headers.FIRST, signed.first());
         message.setHeader(Headers.LAST, signed.last());
+        message.getExchange().setProperty(SENT_THROUGH, signed.last());
+    }
+
+    private void encodeChunk(Message message, ChunkFrame frame) {
+        ChangeChunk signed = signer.sign(frame.source(), frame.incarnation(), frame.chunk());
+        long position = signed.change().position();
+        message.setBody(codec.encode(new ChunkFrame(frame.source(), frame.incarnation(), signed)));
+        message.setHeader(Headers.KIND, "chunk");
+        message.setHeader(Headers.SOURCE, frame.source());
+        message.setHeader(Headers.FIRST, position);
+        message.setHeader(Headers.LAST, position);
+        message.getExchange().setProperty(SENT_THROUGH, signed.index() == signed.count() - 1 ? position : position - 1);
     }
 }

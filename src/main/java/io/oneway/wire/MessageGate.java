@@ -1,6 +1,5 @@
 package io.oneway.wire;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -38,33 +37,29 @@ public final class MessageGate implements Processor {
         exchange.setProperty(Headers.ACCEPTED, false);
         Object decoded;
         try {
-            decoded = codec.decode(bytes(exchange.getMessage().getBody()));
+            decoded = codec.decode(BodyBytes.read(exchange.getMessage(), codec.maxMessageBytes()));
         } catch (MalformedMessageException e) {
-            refuse(expected, "malformed", e.getMessage());
+            refuse(expected, "malformed", e.getMessage() + ". Nothing was taken from it");
             return;
         }
-        String source = decoded instanceof ChangeFrame f ? f.source() : ((ControlMessage) decoded).source();
+        String source = decoded instanceof ChangeFrame f ? f.source()
+                : decoded instanceof ChunkFrame k ? k.source() : ((ControlMessage) decoded).source();
         if (!signer.knows(source)) {
-            refuse(expected, "unknown-source", "message from unknown source '" + source + "'");
+            refuse(expected, "unknown-source", "message from unknown source '" + source + "'. Nothing was taken from it");
             return;
         }
         if (expected != null && !expected.equals(source)) {
-            refuse(expected, "wrong-source", "message of source '" + source + "' arrived on the endpoint of '" + expected + "'");
+            refuse(expected, "wrong-source", "message of source '" + source + "' arrived on the endpoint of '" + expected
+                    + "'. Nothing was taken from it");
             return;
         }
         if (decoded instanceof ChangeFrame frame) {
             admitFrame(exchange, frame);
+        } else if (decoded instanceof ChunkFrame chunk) {
+            admitChunk(exchange, chunk);
         } else {
             admitControl(exchange, (ControlMessage) decoded);
         }
-    }
-
-    /** Messages arrive as UTF-8 bytes; text is accepted too (a TextMessage from another sender). */
-    private static byte[] bytes(Object body) {
-        if (body instanceof byte[] bytes) {
-            return bytes;
-        }
-        return body == null ? null : body.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private void admitFrame(Exchange exchange, ChangeFrame frame) {
@@ -82,7 +77,8 @@ public final class MessageGate implements Processor {
         if (refused > 0) {
             metrics.count("oneway_refused_changes", frame.source(), refused);
             refuse(frame.source(), "integrity", refused + " of " + frame.changes().size() + " changes dropped, first at " + firstProblem
-                    + "; they will be requested again");
+                    + (valid.isEmpty() ? ". Nothing was taken from it" : "; the other " + valid.size() + " were taken")
+                    + "; what was dropped is requested again");
         }
         if (valid.isEmpty()) {
             return;
@@ -92,6 +88,20 @@ public final class MessageGate implements Processor {
         exchange.getMessage().setHeader(Headers.KIND, "changes");
         exchange.getMessage().setHeader(Headers.FIRST, admitted.first());
         exchange.getMessage().setHeader(Headers.LAST, admitted.last());
+        exchange.setProperty(Headers.ACCEPTED, true);
+    }
+
+    private void admitChunk(Exchange exchange, ChunkFrame frame) {
+        ChangeChunk chunk = frame.chunk();
+        Optional<String> problem = signer.check(frame.source(), frame.incarnation(), chunk);
+        if (problem.isPresent()) {
+            metrics.count("oneway_refused_changes", frame.source(), 1);
+            refuse(frame.source(), "integrity", "piece " + (chunk.index() + 1) + " of " + chunk.count() + " of position "
+                    + chunk.change().position() + " dropped: " + problem.get() + "; it is requested again");
+            return;
+        }
+        exchange.getMessage().setBody(frame);
+        exchange.getMessage().setHeader(Headers.KIND, "chunk");
         exchange.setProperty(Headers.ACCEPTED, true);
     }
 
@@ -108,6 +118,6 @@ public final class MessageGate implements Processor {
 
     private void refuse(String source, String reason, String detail) {
         metrics.count("oneway_refused_messages", source, reason);
-        LOG.warn("Refused a message for source {}: {}. Nothing was applied from it.", source, detail);
+        LOG.warn("Refused a message for source {}: {}.", source, detail);
     }
 }

@@ -1,6 +1,5 @@
 package io.oneway.wire;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -13,7 +12,7 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Computes and checks the integrity code of every message: HMAC-SHA256 with a key per source,
- * over a length-prefixed encoding of every field, so that no two different messages share an input.
+ * over the {@link FieldEncoding} of every field, so that no two different messages share an input.
  */
 public final class MessageSigner {
 
@@ -41,6 +40,10 @@ public final class MessageSigner {
         return change.withMac(mac(source, changeInput(source, incarnation, change)));
     }
 
+    public ChangeChunk sign(String source, String incarnation, ChangeChunk chunk) {
+        return chunk.withMac(mac(source, chunkInput(source, incarnation, chunk)));
+    }
+
     public ControlMessage sign(ControlMessage message) {
         return message.withMac(mac(message.source(), controlInput(message)));
     }
@@ -48,6 +51,11 @@ public final class MessageSigner {
     /** @return empty when the code verifies, else the reason it does not */
     public Optional<String> check(String source, String incarnation, ChangeRecord change) {
         return check(source, changeInput(source, incarnation, change), change.mac());
+    }
+
+    /** @return empty when the code verifies, else the reason it does not */
+    public Optional<String> check(String source, String incarnation, ChangeChunk chunk) {
+        return check(source, chunkInput(source, incarnation, chunk), chunk.mac());
     }
 
     /** @return empty when the code verifies, else the reason it does not */
@@ -97,35 +105,20 @@ public final class MessageSigner {
     }
 
     private static byte[] changeInput(String source, String incarnation, ChangeRecord c) {
-        return fields("change", source, incarnation, Long.toString(c.position()), Long.toString(c.txid()),
+        return FieldEncoding.of("change", source, incarnation, Long.toString(c.position()), Long.toString(c.txid()),
                 Boolean.toString(c.txEnd()), c.table(), c.op(), Boolean.toString(c.reference()), c.key(), c.row(), c.loggedAt());
     }
 
-    private static byte[] controlInput(ControlMessage m) {
-        return fields(m.kind().wireName(), m.source(), m.incarnation(), Long.toString(m.from()), Long.toString(m.to()));
+    private static byte[] chunkInput(String source, String incarnation, ChangeChunk k) {
+        ChangeRecord c = k.change();
+        return FieldEncoding.of("chunk", source, incarnation, Long.toString(c.position()), Long.toString(c.txid()),
+                Boolean.toString(c.txEnd()), c.table(), c.op(), Boolean.toString(c.reference()), c.key(), c.loggedAt(),
+                Integer.toString(k.index()), Integer.toString(k.count()), k.rowHash(), k.piece());
     }
 
-    /** Length-prefixed UTF-8 of every field (0xFF for null), sized once. */
-    private static byte[] fields(String... values) {
-        byte[][] encoded = new byte[values.length][];
-        int size = 0;
-        for (int i = 0; i < values.length; i++) {
-            if (values[i] != null) {
-                encoded[i] = values[i].getBytes(StandardCharsets.UTF_8);
-                size += 5 + encoded[i].length;
-            } else {
-                size += 1;
-            }
-        }
-        ByteBuffer out = ByteBuffer.allocate(size);
-        for (byte[] b : encoded) {
-            if (b == null) {
-                out.put((byte) 0xFF);
-            } else {
-                out.put((byte) 0).putInt(b.length).put(b);
-            }
-        }
-        return out.array();
+    private static byte[] controlInput(ControlMessage m) {
+        return FieldEncoding.of(m.kind().wireName(), m.source(), m.incarnation(), Long.toString(m.from()), Long.toString(m.to()),
+                Long.toString(m.id()), Integer.toString(m.piece()), m.digest());
     }
 
     private static Map<String, String> parse(String keySpec) {

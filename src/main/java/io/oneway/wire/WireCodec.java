@@ -14,13 +14,18 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 
 /**
- * The message format (version 2), JSON in UTF-8:
+ * The message format (version 3), JSON in UTF-8:
  * <pre>
- * {"v":2, "kind":"changes", "source":S, "incarnation":I,
+ * {"v":3, "kind":"changes", "source":S, "incarnation":I,
  *  "changes":[{"p":position, "x":txid, "e":txEnd, "t":table, "o":op, "ref":reference, "k":{key}, "r":{row}|null,
  *              "at":loggedAt, "m":mac}, ...]}
- * {"v":2, "kind":"ack"|"resend"|"heartbeat", "source":S, "incarnation":I, "from":n, "to":n, "mac":mac}
+ * {"v":3, "kind":"chunk", "source":S, "incarnation":I,
+ *  "chunk":{"p":..., "x":..., "e":..., "t":..., "o":..., "ref":..., "k":{key}, "at":..., "i":index, "n":count,
+ *           "h":rowHash, "r":"piece of the row text", "m":mac}}
+ * {"v":3, "kind":"ack"|"resend"|"heartbeat"|"digest-request"|"digests", "source":S, "incarnation":I,
+ *  "from":n, "to":n, "id":n, "piece":n, "digest":text|null, "mac":mac}
  * </pre>
+ * (what from, to, id and digest mean per kind: {@link ControlMessage}).
  * Key and row are embedded as JSON objects, byte for byte as the remote database produced
  * them, and read back as exactly those bytes: the integrity code covers that text, the central
  * database parses it, and nothing in between escapes or unescapes it. Written and read as a
@@ -28,12 +33,17 @@ import com.fasterxml.jackson.core.util.ByteArrayBuilder;
  */
 public final class WireCodec {
 
-    private static final int VERSION = 2;
+    private static final int VERSION = 3;
     private final JsonFactory json = new JsonFactory();
     private final int maxMessageBytes;
 
     public WireCodec(int maxMessageBytes) {
         this.maxMessageBytes = maxMessageBytes;
+    }
+
+    /** The largest message accepted, in bytes. */
+    public int maxMessageBytes() {
+        return maxMessageBytes;
     }
 
     public byte[] encode(ChangeFrame frame) {
@@ -43,14 +53,7 @@ public final class WireCodec {
             g.writeArrayFieldStart("changes");
             for (ChangeRecord c : frame.changes()) {
                 g.writeStartObject();
-                g.writeNumberField("p", c.position());
-                g.writeNumberField("x", c.txid());
-                g.writeBooleanField("e", c.txEnd());
-                g.writeStringField("t", c.table());
-                g.writeStringField("o", c.op());
-                g.writeBooleanField("ref", c.reference());
-                g.writeFieldName("k");
-                g.writeRawValue(c.key());
+                writeChangeFields(g, c);
                 g.writeFieldName("r");
                 if (c.row() == null) {
                     g.writeNull();
@@ -69,12 +72,37 @@ public final class WireCodec {
         return out.toByteArray();
     }
 
+    public byte[] encode(ChunkFrame frame) {
+        ByteArrayBuilder out = new ByteArrayBuilder();
+        try (JsonGenerator g = json.createGenerator(out)) {
+            header(g, "chunk", frame.source(), frame.incarnation());
+            ChangeChunk k = frame.chunk();
+            ChangeRecord c = k.change();
+            g.writeObjectFieldStart("chunk");
+            writeChangeFields(g, c);
+            g.writeStringField("at", c.loggedAt());
+            g.writeNumberField("i", k.index());
+            g.writeNumberField("n", k.count());
+            g.writeStringField("h", k.rowHash());
+            g.writeStringField("r", k.piece());
+            g.writeStringField("m", k.mac());
+            g.writeEndObject();
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write a message", e);
+        }
+        return out.toByteArray();
+    }
+
     public byte[] encode(ControlMessage message) {
         ByteArrayBuilder out = new ByteArrayBuilder();
         try (JsonGenerator g = json.createGenerator(out)) {
             header(g, message.kind().wireName(), message.source(), message.incarnation());
             g.writeNumberField("from", message.from());
             g.writeNumberField("to", message.to());
+            g.writeNumberField("id", message.id());
+            g.writeNumberField("piece", message.piece());
+            g.writeStringField("digest", message.digest());
             g.writeStringField("mac", message.mac());
             g.writeEndObject();
         } catch (IOException e) {
@@ -83,7 +111,7 @@ public final class WireCodec {
         return out.toByteArray();
     }
 
-    /** @return a {@link ChangeFrame} or a {@link ControlMessage} */
+    /** @return a {@link ChangeFrame}, a {@link ChunkFrame} or a {@link ControlMessage} */
     public Object decode(byte[] bytes) throws MalformedMessageException {
         if (bytes == null || bytes.length == 0) {
             throw new MalformedMessageException("empty message");
@@ -106,8 +134,12 @@ public final class WireCodec {
                     case "incarnation" -> m.incarnation = text(p, field);
                     case "from" -> m.from = integer(p, field);
                     case "to" -> m.to = integer(p, field);
+                    case "id" -> m.id = integer(p, field);
+                    case "piece" -> m.piece = integer(p, field);
+                    case "digest" -> m.digest = nullableText(p, field);
                     case "mac" -> m.mac = text(p, field);
                     case "changes" -> m.changes = changes(p, bytes);
+                    case "chunk" -> m.chunk = chunk(p, bytes);
                     default -> p.skipChildren();
                 }
                 if (m.version != null && m.version != VERSION) {
@@ -133,8 +165,12 @@ public final class WireCodec {
         String incarnation;
         Long from;
         Long to;
+        Long id;
+        Long piece;
+        String digest;
         String mac;
         List<ChangeRecord> changes;
+        ChangeChunk chunk;
 
         Object message() throws MalformedMessageException {
             if (version == null) {
@@ -149,13 +185,23 @@ public final class WireCodec {
                 }
                 return new ChangeFrame(source, incarnation, changes);
             }
+            if ("chunk".equals(kind)) {
+                if (chunk == null) {
+                    throw new MalformedMessageException("field 'chunk' is missing");
+                }
+                return new ChunkFrame(source, incarnation, chunk);
+            }
             for (ControlMessage.Kind k : ControlMessage.Kind.values()) {
                 if (k.wireName().equals(kind)) {
-                    if (from == null || to == null) {
-                        throw new MalformedMessageException("field '" + (from == null ? "from" : "to") + "' is missing or not an integer");
+                    if (from == null || to == null || id == null || piece == null) {
+                        throw new MalformedMessageException("field '" + (from == null ? "from" : to == null ? "to" : id == null ? "id" : "piece")
+                                + "' is missing or not an integer");
+                    }
+                    if (piece < 0 || piece > Integer.MAX_VALUE) {
+                        throw new MalformedMessageException("field 'piece' is out of range");
                     }
                     required(mac, "mac");
-                    return new ControlMessage(k, source, incarnation, from, to, mac);
+                    return new ControlMessage(k, source, incarnation, from, to, id, piece.intValue(), digest, mac);
                 }
             }
             throw new MalformedMessageException("unknown message kind '" + kind + "'");
@@ -182,21 +228,65 @@ public final class WireCodec {
         return out;
     }
 
-    private static ChangeRecord change(JsonParser p, byte[] bytes) throws IOException, MalformedMessageException {
-        Long position = null;
-        Long txid = null;
-        Boolean end = null;
-        Boolean reference = null;
-        String table = null;
-        String op = null;
-        String key = null;
-        String row = null;
-        boolean rowSeen = false;
-        String at = null;
-        String mac = null;
+    private static ChangeChunk chunk(JsonParser p, byte[] bytes) throws IOException, MalformedMessageException {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            throw new MalformedMessageException("field 'chunk' is not a JSON object");
+        }
+        ChangeFields f = new ChangeFields();
+        Long index = null;
+        Long count = null;
+        String hash = null;
+        String piece = null;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
             p.nextToken();
+            switch (field) {
+                case "i" -> index = integer(p, field);
+                case "n" -> count = integer(p, field);
+                case "h" -> hash = text(p, field);
+                case "r" -> piece = text(p, field);
+                default -> f.read(p, bytes, field);
+            }
+        }
+        if (index == null || count == null || count < 1 || index < 0 || index >= count || count > Integer.MAX_VALUE) {
+            throw new MalformedMessageException("chunk index " + index + " of " + count + " is not valid");
+        }
+        if (hash == null || piece == null) {
+            throw new MalformedMessageException("field '" + (hash == null ? "h" : "r") + "' is missing or not a string");
+        }
+        return new ChangeChunk(f.record(null, true, false), index.intValue(), count.intValue(), hash, piece, f.mac);
+    }
+
+    private static ChangeRecord change(JsonParser p, byte[] bytes) throws IOException, MalformedMessageException {
+        ChangeFields f = new ChangeFields();
+        String row = null;
+        boolean rowSeen = false;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String field = p.currentName();
+            p.nextToken();
+            if ("r".equals(field)) {
+                row = raw(p, bytes, field, true);
+                rowSeen = true;
+            } else {
+                f.read(p, bytes, field);
+            }
+        }
+        return f.record(row, rowSeen, true);
+    }
+
+    /** The fields a change and a chunk share, as read. */
+    private static final class ChangeFields {
+        Long position;
+        Long txid;
+        Boolean end;
+        Boolean reference;
+        String table;
+        String op;
+        String key;
+        String at;
+        String mac;
+
+        void read(JsonParser p, byte[] bytes, String field) throws IOException, MalformedMessageException {
             switch (field) {
                 case "p" -> position = integer(p, field);
                 case "x" -> txid = integer(p, field);
@@ -205,29 +295,40 @@ public final class WireCodec {
                 case "t" -> table = text(p, field);
                 case "o" -> op = text(p, field);
                 case "k" -> key = raw(p, bytes, field, false);
-                case "r" -> {
-                    row = raw(p, bytes, field, true);
-                    rowSeen = true;
-                }
                 case "at" -> at = text(p, field);
                 case "m" -> mac = text(p, field);
                 default -> p.skipChildren();
             }
         }
-        if (position == null || txid == null) {
-            throw new MalformedMessageException("field '" + (position == null ? "p" : "x") + "' is missing or not an integer");
+
+        /** @param rowSeen whether the row field was there (a chunk carries its piece instead) */
+        ChangeRecord record(String row, boolean rowSeen, boolean withMac) throws MalformedMessageException {
+            if (position == null || txid == null) {
+                throw new MalformedMessageException("field '" + (position == null ? "p" : "x") + "' is missing or not an integer");
+            }
+            if (end == null || reference == null) {
+                throw new MalformedMessageException("field '" + (end == null ? "e" : "ref") + "' is missing or not a boolean");
+            }
+            if (op == null || !op.equals("I") && !op.equals("U") && !op.equals("D")) {
+                throw new MalformedMessageException(op == null ? "field 'o' is missing or not a string" : "unknown operation '" + op + "'");
+            }
+            if (table == null || key == null || !rowSeen || at == null || mac == null) {
+                String missing = table == null ? "t" : key == null ? "k" : !rowSeen ? "r" : at == null ? "at" : "m";
+                throw new MalformedMessageException("field '" + missing + "' is missing");
+            }
+            return new ChangeRecord(position, txid, end, table, op, reference, key, row, at, withMac ? mac : null);
         }
-        if (end == null || reference == null) {
-            throw new MalformedMessageException("field '" + (end == null ? "e" : "ref") + "' is missing or not a boolean");
-        }
-        if (op == null || !op.equals("I") && !op.equals("U") && !op.equals("D")) {
-            throw new MalformedMessageException(op == null ? "field 'o' is missing or not a string" : "unknown operation '" + op + "'");
-        }
-        if (table == null || key == null || !rowSeen || at == null || mac == null) {
-            String missing = table == null ? "t" : key == null ? "k" : !rowSeen ? "r" : at == null ? "at" : "m";
-            throw new MalformedMessageException("field '" + missing + "' is missing");
-        }
-        return new ChangeRecord(position, txid, end, table, op, reference, key, row, at, mac);
+    }
+
+    private static void writeChangeFields(JsonGenerator g, ChangeRecord c) throws IOException {
+        g.writeNumberField("p", c.position());
+        g.writeNumberField("x", c.txid());
+        g.writeBooleanField("e", c.txEnd());
+        g.writeStringField("t", c.table());
+        g.writeStringField("o", c.op());
+        g.writeBooleanField("ref", c.reference());
+        g.writeFieldName("k");
+        g.writeRawValue(c.key());
     }
 
     private static void header(JsonGenerator g, String kind, String source, String incarnation) throws IOException {
@@ -265,6 +366,10 @@ public final class WireCodec {
             throw new MalformedMessageException("field '" + field + "' is missing or not a boolean");
         }
         return t == JsonToken.VALUE_TRUE;
+    }
+
+    private static String nullableText(JsonParser p, String field) throws IOException, MalformedMessageException {
+        return p.currentToken() == JsonToken.VALUE_NULL ? null : text(p, field);
     }
 
     private static String text(JsonParser p, String field) throws IOException, MalformedMessageException {

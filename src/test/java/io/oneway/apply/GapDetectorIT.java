@@ -3,7 +3,9 @@ package io.oneway.apply;
 import static io.oneway.testing.Sql.exec;
 import static io.oneway.testing.Sql.number;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +22,7 @@ import io.oneway.wire.ChangeFrame;
 import io.oneway.wire.ChangeRecord;
 import io.oneway.wire.ControlMessage;
 
-/** The founding document's step 2 against a real central database: when a missing range is asked for again. */
+/** The founding document's step 2 against a real central database: when a missing range is asked for again, and large transactions. */
 class GapDetectorIT {
 
     private static final String INCARNATION = "6f1c1f4e-3b9a-4c55-9d43-0b8f3c2a7e10";
@@ -31,38 +33,112 @@ class GapDetectorIT {
     void freshCentral() {
         central = PostgresFixture.newDatabase("gaps", Part.CENTRAL).dataSource();
         exec(central, "create table items(id int primary key, v text)");
-        // resend-after of a minute: only requests that are due at once can show up in this test
-        detector = new GapDetector(new ChangeApplier(central, new TableCatalog(central, "public.items")), new OnewayMetrics(),
-                new ReceiverSettings(60_000, 10_000, 1_000, 60_000));
+        // resend-after and re-request after a minute: only requests that are due at once can show up here
+        detector = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000));
+    }
+
+    private GapDetector detector(ReceiverSettings settings) {
+        return new GapDetector(new ChangeApplier(central, new TableCatalog(central, "public.items"), 4), new OnewayMetrics(), settings);
     }
 
     @Test
     void positions_announced_by_a_heartbeat_are_not_asked_for_while_the_frames_before_them_still_arrive() throws Exception {
         assertNull(detector.onFrame(frame(1, 2)));
         // the sender has sent up to 6; frames 3..4 and 5..6 are still queued on the way
-        assertNull(detector.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6)));
+        assertNull(detector.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, 0)));
         assertNull(detector.onFrame(frame(3, 4)), "5..6 are still on their way: no resend request yet");
         assertNull(detector.onFrame(frame(5, 6)));
         assertEquals(6, number(central, "select count(*) from items"));
     }
 
     @Test
-    void a_frame_beyond_a_missing_range_asks_for_it_at_once() throws Exception {
+    void a_frame_beyond_a_missing_range_asks_for_it_at_once_and_once() throws Exception {
         assertNull(detector.onFrame(frame(1, 2)));
         ControlMessage request = detector.onFrame(frame(5, 6));
 
-        assertEquals(ControlMessage.resend("s", INCARNATION, 3, 4), request);
+        assertEquals(ControlMessage.Kind.RESEND, request.kind());
+        assertEquals(3, request.from());
+        assertEquals(4, request.to());
+        assertNull(detector.onFrame(frame(7, 8)), "asked already: the answer may be queued behind these frames");
         assertNull(detector.onFrame(frame(3, 4)));
+        assertEquals(8, number(central, "select count(*) from items"));
+    }
+
+    @Test
+    void a_heartbeat_saying_the_request_was_answered_while_the_gap_remains_asks_again() throws Exception {
+        assertNull(detector.onFrame(frame(1, 2)));
+        ControlMessage first = detector.onFrame(frame(5, 6));
+        assertNull(detector.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, first.id() - 1)), "an older request was answered");
+        assertTrue(requests(detector.tick()).isEmpty());
+
+        ControlMessage again = detector.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, first.id()));
+        assertNotNull(again, "the answer came before that heartbeat and 3..4 are still missing: lost");
+        assertEquals(3, again.from());
+        assertTrue(again.id() > first.id());
+    }
+
+    @Test
+    void an_answer_reported_by_a_heartbeat_gets_the_time_the_resequencer_may_hold_it() throws Exception {
+        GapDetector settling = detector(new ReceiverSettings(60_000, 60_000, 60_000, 60_000, 1 << 20, 10, 1 << 16, 1 << 20, 60_000));
+        assertNull(settling.onFrame(frame(1, 2)));
+        ControlMessage first = settling.onFrame(frame(5, 6));
+        assertNull(settling.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, first.id())));
+        assertTrue(requests(settling.tick()).isEmpty(), "the answer may still be in the resequencer");
+        assertNull(settling.onFrame(frame(3, 4)));
         assertEquals(6, number(central, "select count(*) from items"));
+    }
+
+    @Test
+    void a_transaction_larger_than_a_run_is_staged_as_it_arrives_and_applied_whole_at_its_end() throws Exception {
+        // runs of at most 10 changes: a 25-change transaction is staged in parts, then applied in one transaction
+        List<ChangeRecord> tx = new ArrayList<>();
+        for (long p = 1; p <= 25; p++) {
+            tx.add(insert(p, 100, p == 25));
+        }
+        assertNull(detector.onFrame(new ChangeFrame("s", INCARNATION, tx.subList(0, 12))));
+        assertEquals(0, number(central, "select count(*) from items"), "nothing of an unfinished transaction is visible");
+        assertEquals(10, number(central, "select staged_position from oneway.source_progress"));
+        ControlMessage ack = acks(detector.tick()).get(0);
+        assertEquals(0, ack.applied());
+        assertEquals(10, ack.received(), "staged changes are held durably: the sender may go on past them");
+
+        // the central replicator restarts: what was staged stays, what was only parked is asked for again
+        GapDetector restarted = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000));
+        ControlMessage request = restarted.onFrame(new ChangeFrame("s", INCARNATION, tx.subList(14, 20)));
+        assertEquals(11, request.from());
+        assertEquals(14, request.to());
+        assertNull(restarted.onFrame(new ChangeFrame("s", INCARNATION, tx.subList(10, 14))));
+        assertEquals(0, number(central, "select count(*) from items"));
+        assertNull(restarted.onFrame(new ChangeFrame("s", INCARNATION, tx.subList(20, 25))));
+
+        assertEquals(25, number(central, "select count(*) from items"));
+        assertEquals(25, number(central, "select applied_position from oneway.source_progress"));
+        assertEquals(0, number(central, "select count(*) from oneway.staged_change"));
+        assertEquals(25, number(central, "select count(*) from oneway.receive_log where fingerprint is not null"));
+        assertEquals(1, number(central, "select count(distinct applied_at) from oneway.receive_log"), "one central transaction");
+    }
+
+    private static List<ControlMessage> requests(List<ControlMessage> replies) {
+        return replies.stream().filter(m -> m.kind() == ControlMessage.Kind.RESEND).toList();
+    }
+
+    private static List<ControlMessage> acks(List<ControlMessage> replies) {
+        List<ControlMessage> acks = replies.stream().filter(m -> m.kind() == ControlMessage.Kind.ACK).toList();
+        assertNotNull(acks.isEmpty() ? null : acks);
+        return acks;
     }
 
     /** Inserts of items from..to, each its own transaction. */
     private static ChangeFrame frame(long from, long to) {
         List<ChangeRecord> changes = new ArrayList<>();
         for (long p = from; p <= to; p++) {
-            changes.add(new ChangeRecord(p, p, true, "public.items", "I", false, "{\"id\": " + p + "}", "{\"id\": " + p + ", \"v\": \"x\"}",
-                    "2026-11-30 10:00:00+00", "not checked here"));
+            changes.add(insert(p, p, true));
         }
         return new ChangeFrame("s", INCARNATION, changes);
+    }
+
+    private static ChangeRecord insert(long position, long txid, boolean txEnd) {
+        return new ChangeRecord(position, txid, txEnd, "public.items", "I", false, "{\"id\": " + position + "}",
+                "{\"id\": " + position + ", \"v\": \"x\"}", "2026-11-30T10:00:00.000000Z", "not checked here");
     }
 }

@@ -64,7 +64,7 @@ class BlockingIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> notifications.containing("\"halted\"").size() == 1);
         String notice = notifications.containing("\"halted\"").get(0);
         for (String expected : List.of("\"log_id\":\"" + third + "\"", "\"position\":\"3\"", "shop.customers", "{\\\"id\\\": 3}", "\"op\":\"I\"",
-                "\"waiting\":\"2\"", "customer 3 is under audit", "blocked_at")) {
+                "\"waiting\":\"2\"", "customer 3 is under audit", "since")) {
             assertTrue(notice.contains(expected), expected + " in " + notice);
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> applied() == 2);
@@ -83,7 +83,7 @@ class BlockingIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> number(fixture.remote("branch1"), "select last_position from oneway.position_counter") == 6);
         String status = statusOutput();
         for (String[] line : new String[][] {{"captured", "6"}, {"acknowledged", "2"}, {"not_yet_positioned", "0"}, {"backlog", "4"},
-                {"log_id", Long.toString(third)}, {"waiting", "3"}, {"block_reason", "customer 3 is under audit"}, {"applied_position", "2"}}) {
+                {"log_id", Long.toString(third)}, {"waiting", "3"}, {"reason", "customer 3 is under audit"}, {"applied_position", "2"}}) {
             String expected = String.format("  %-20s %s%n", line[0], line[1]);
             assertTrue(status.contains(expected), expected + " in\n" + status);
         }

@@ -16,7 +16,8 @@ import jakarta.jms.TextMessage;
 
 import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.support.DefaultMessage;
+import org.apache.camel.Message;
+import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -113,7 +114,7 @@ class RefusalIT {
 
     /** Signs with the given keys and puts the frame on the source's queue, as a sender (or an attacker) would. */
     private static void send(String queueSource, String keys, ChangeFrame frame) throws Exception {
-        DefaultMessage m = new DefaultMessage(new DefaultCamelContext());
+        Message m = new DefaultExchange(new DefaultCamelContext()).getMessage();
         m.setBody(frame);
         new MessageEncoder(new WireCodec(1 << 20), new MessageSigner(keys)).encodeFrame(m);
         sendRaw("oneway." + queueSource + ".changes", new String(m.getBody(byte[].class), java.nio.charset.StandardCharsets.UTF_8),

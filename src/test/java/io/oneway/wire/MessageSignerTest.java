@@ -52,9 +52,23 @@ class MessageSignerTest {
 
     @Test
     void control_messages_are_signed_too() {
-        ControlMessage ack = signer.sign(ControlMessage.ack("a", "inc", 10));
+        ControlMessage ack = signer.sign(ControlMessage.ack("a", "inc", 10, 12, "ZGlnZXN0"));
         assertEquals(Optional.empty(), signer.check(ack));
-        assertTrue(signer.check(new ControlMessage(ack.kind(), "a", "inc", 11, 11, ack.mac())).isPresent());
+        assertTrue(signer.check(new ControlMessage(ack.kind(), "a", "inc", 11, 12, 0, 0, "ZGlnZXN0", ack.mac())).isPresent(), "applied changed");
+        assertTrue(signer.check(new ControlMessage(ack.kind(), "a", "inc", 10, 12, 0, 0, "b3RoZXI=", ack.mac())).isPresent(), "digest changed");
+        ControlMessage request = signer.sign(ControlMessage.resend("a", "inc", 3, 9, 77, 2));
+        assertEquals(Optional.empty(), signer.check(request));
+        assertTrue(signer.check(new ControlMessage(request.kind(), "a", "inc", 3, 9, 77, 3, null, request.mac())).isPresent(), "piece changed");
+    }
+
+    @Test
+    void chunks_are_signed_over_their_piece_index_and_row_hash() {
+        ChangeRecord header = new ChangeRecord(5, 1, true, "t", "I", false, "{\"id\": 1}", null, "t", null);
+        ChangeChunk piece = signer.sign("a", "inc", new ChangeChunk(header, 1, 3, "hash", "abc", null));
+        assertEquals(Optional.empty(), signer.check("a", "inc", piece));
+        assertTrue(signer.check("a", "inc", new ChangeChunk(header, 2, 3, "hash", "abc", piece.mac())).isPresent(), "index changed");
+        assertTrue(signer.check("a", "inc", new ChangeChunk(header, 1, 3, "other", "abc", piece.mac())).isPresent(), "hash changed");
+        assertTrue(signer.check("a", "inc", new ChangeChunk(header, 1, 3, "hash", "abd", piece.mac())).isPresent(), "piece changed");
     }
 
     @Test

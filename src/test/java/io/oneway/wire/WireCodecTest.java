@@ -19,8 +19,13 @@ class WireCodecTest {
                 new ChangeRecord(1, 9, false, "\"Odd\".\"t\"", "I", false, "{\"id\": 1}", "{\"id\": 1, \"v\": \"ü \\\" 😀\"}", "2026", "mac1"),
                 new ChangeRecord(2, 9, true, "public.t", "D", true, "{\"id\": 2}", null, "2026", "mac2")));
         assertEquals(frame, codec.decode(codec.encode(frame)));
-        ControlMessage resend = ControlMessage.resend("s", "inc", 3, 9).withMac("m");
+        ControlMessage resend = ControlMessage.resend("s", "inc", 3, 9, 1234, 5).withMac("m");
         assertEquals(resend, codec.decode(codec.encode(resend)));
+        ControlMessage ack = ControlMessage.ack("s", "inc", 3, 9, "ZGlnZXN0").withMac("m");
+        assertEquals(ack, codec.decode(codec.encode(ack)));
+        ChunkFrame chunk = new ChunkFrame("s", "inc", new ChangeChunk(
+                new ChangeRecord(4, 9, true, "t", "U", false, "{\"id\": 4}", null, "2026", null), 1, 3, "h", "{\"a\": \"\\\"}", "mac"));
+        assertEquals(chunk, codec.decode(codec.encode(chunk)));
     }
 
     @Test
@@ -38,18 +43,20 @@ class WireCodecTest {
     void malformed_messages_are_refused_with_a_reason() {
         assertMalformed("{not json", "not valid JSON");
         assertMalformed("[1, 2]", "not a JSON object");
-        assertMalformed("{\"v\": 1}", "unsupported message version");
-        assertMalformed("{\"v\":2,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[]}", "'changes' is missing or empty");
-        assertMalformed("{\"v\":2,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"e\":true,\"ref\":false,\"o\":\"I\",\"p\":\"1\"}]}", "'p' is missing or not an integer");
-        assertMalformed("{\"v\":2,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"ref\":false,\"t\":\"t\",\"o\":\"X\"}]}",
+        assertMalformed("{\"v\": 2}", "unsupported message version");
+        assertMalformed("{\"v\":3,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[]}", "'changes' is missing or empty");
+        assertMalformed("{\"v\":3,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"e\":true,\"ref\":false,\"o\":\"I\",\"p\":\"1\"}]}", "'p' is missing or not an integer");
+        assertMalformed("{\"v\":3,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"ref\":false,\"t\":\"t\",\"o\":\"X\"}]}",
                 "unknown operation");
-        assertMalformed("{\"v\":2,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"ref\":false,\"t\":\"t\",\"o\":\"I\",\"k\":\"{}\"}]}",
+        assertMalformed("{\"v\":3,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"ref\":false,\"t\":\"t\",\"o\":\"I\",\"k\":\"{}\"}]}",
                 "'k' is not a JSON object");
-        assertMalformed("{\"v\":2,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"ref\":false,\"t\":\"t\",\"o\":\"I\",\"k\":{}}]}",
+        assertMalformed("{\"v\":3,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"ref\":false,\"t\":\"t\",\"o\":\"I\",\"k\":{}}]}",
                 "'r' is missing");
-        assertMalformed("{\"v\":2,\"kind\":\"nuke\",\"source\":\"s\",\"incarnation\":\"i\"}", "unknown message kind");
-        assertMalformed("{\"v\":2,\"kind\":\"ack\",\"source\":5,\"incarnation\":\"i\"}", "'source' is missing or not a string");
-        assertMalformed("{\"v\":2,\"kind\":\"ack\",\"source\":\"s\",\"incarnation\":\"i\",\"from\":1,\"to\":1,\"mac\":\"m\"} {}", "data after the message");
+        assertMalformed("{\"v\":3,\"kind\":\"nuke\",\"source\":\"s\",\"incarnation\":\"i\"}", "unknown message kind");
+        assertMalformed("{\"v\":3,\"kind\":\"ack\",\"source\":5,\"incarnation\":\"i\"}", "'source' is missing or not a string");
+        assertMalformed("{\"v\":3,\"kind\":\"ack\",\"source\":\"s\",\"incarnation\":\"i\",\"from\":1,\"to\":1,\"id\":0,\"piece\":0,\"mac\":\"m\"} {}", "data after the message");
+        assertMalformed("{\"v\":3,\"kind\":\"ack\",\"source\":\"s\",\"incarnation\":\"i\",\"from\":1,\"to\":1,\"mac\":\"m\"}", "'id' is missing");
+        assertMalformed("{\"v\":3,\"kind\":\"chunk\",\"source\":\"s\",\"incarnation\":\"i\",\"chunk\":{\"i\":3,\"n\":3}}", "chunk index 3 of 3");
         assertMalformed("x".repeat(10_001), "over the limit");
     }
 

@@ -1,0 +1,2 @@
+-- A change too large to send (position, its size, the limit): blocked with the reason.
+select oneway.block_oversized(?, ?, ?)

@@ -1,0 +1,2 @@
+-- ./oneway clear-alarms
+select oneway.clear_alarms()

@@ -1,0 +1,2 @@
+-- An integrity alarm (kind, detail); a repeat counts on the open alarm.
+select oneway.raise_alarm(?, ?)

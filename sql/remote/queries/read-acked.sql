@@ -1,2 +1,0 @@
--- The acknowledged position, where sending resumes after a restart.
-select acked_position from oneway.sender_state

@@ -1,0 +1,20 @@
+package io.oneway.apply;
+
+/**
+ * What one source's receiver looks like at a moment, published after every change of state so
+ * that metrics and health read it without waiting for an apply in progress.
+ *
+ * @param applied        everything at or below it is applied
+ * @param received       everything at or below it is applied or staged
+ * @param highestKnown   the highest position the source said it sent, or any change arrived with
+ * @param parkedChanges  changes held in memory ahead of {@code received}
+ * @param parkedBytes    their size
+ * @param staged         changes staged of a large transaction in progress
+ * @param halted         true while the source is halted
+ * @param lastHeardMillis when anything of the source last arrived (epoch ms), 0 for never
+ */
+public record ReceiverStatus(long applied, long received, long highestKnown, int parkedChanges, long parkedBytes, long staged,
+        boolean halted, long lastHeardMillis) {
+
+    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, false, 0);
+}

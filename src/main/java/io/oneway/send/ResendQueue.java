@@ -1,0 +1,87 @@
+package io.oneway.send;
+
+import org.apache.camel.Message;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.oneway.wire.ControlMessage;
+
+/**
+ * Resend requests, taken off the reply consumer so that acks are never delayed behind a resend:
+ * the consumer only hands a request over, and a route of its own serves the newest one. A
+ * request that arrives while one waits replaces it (the newer one reflects what the central
+ * database misses now), and a request for the range just served is answered without sending it
+ * again (requests that queued up while the link was down arrive together). Heartbeats carry the
+ * id of the last request answered, so the central database knows when an answer has passed.
+ */
+public final class ResendQueue {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ResendQueue.class);
+    private final SourceIdentity identity;
+    private final SendWindow window;
+    private final long dedupMillis;
+
+    private ControlMessage pending;
+    private long serving;
+    private long answered;
+    private long lastFrom = -1;
+    private long lastTo = -1;
+    private int lastPiece;
+    private long lastAt;
+
+    public ResendQueue(SourceIdentity identity, SendWindow window, long dedupMillis) {
+        this.identity = identity;
+        this.window = window;
+        this.dedupMillis = dedupMillis;
+    }
+
+    /** A verified resend request from the reply consumer. */
+    public synchronized void offer(ControlMessage request) {
+        if (!identity.incarnation().equals(request.incarnation())) {
+            LOG.warn("Ignored a resend request for incarnation {}: this remote database is incarnation {}", request.incarnation(),
+                    identity.incarnation());
+            return;
+        }
+        pending = request;
+    }
+
+    /**
+     * The next request to serve: sets the range headers (what is acknowledged already and what
+     * was never sent are left out).
+     * @return false when nothing is to be sent now
+     */
+    public synchronized boolean next(Message message) {
+        ControlMessage request = pending;
+        pending = null;
+        if (request == null) {
+            return false;
+        }
+        long from = Math.max(request.from(), window.acked() + 1);
+        long to = Math.min(request.to(), window.sentThrough());
+        int piece = from == request.from() ? request.piece() : 0;
+        long now = System.currentTimeMillis();
+        if (from > to || from == lastFrom && to <= lastTo && piece >= lastPiece && now - lastAt < dedupMillis) {
+            answered = Math.max(answered, request.id());
+            return false;
+        }
+        lastFrom = from;
+        lastTo = to;
+        lastPiece = piece;
+        lastAt = now;
+        serving = request.id();
+        message.setHeader(SendWindow.RESEND_FROM, from);
+        message.setHeader(SendWindow.RESEND_TO, to);
+        message.setHeader(FrameBuilder.RESEND_PIECE, piece);
+        return true;
+    }
+
+    /** The request being served has been sent. */
+    public synchronized void served() {
+        answered = Math.max(answered, serving);
+    }
+
+    /** A heartbeat: the highest position sent and the last request answered. */
+    public synchronized ControlMessage heartbeat() {
+        return ControlMessage.heartbeat(identity.source(), identity.incarnation(), window.lastSent(), answered);
+    }
+}

@@ -1,0 +1,53 @@
+package io.oneway.wire;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+
+/**
+ * What the end-to-end digest is made of (SPEC §4): a change's fingerprint is the SHA-256 of its
+ * fields (position, transaction, end mark, table, operation, mode, key, row, logged time) in
+ * {@link FieldEncoding}; a reference-mode change leaves its row out, since a resend reads the row
+ * anew. The running digest at position p is SHA-256(digest at p-1 ‖ fingerprint of p), starting
+ * from 32 zero bytes. Both sides compute it: the central database over what it applied, the
+ * remote over what it logged; the remote database computes the same fingerprints in SQL
+ * ({@code oneway.change_fingerprints}). Keyless: a change substituted by someone who holds the
+ * HMAC key still changes the digest.
+ */
+public final class Fingerprint {
+
+    /** The running digest before position 1. */
+    public static final byte[] START = new byte[32];
+
+    private Fingerprint() {
+    }
+
+    public static byte[] of(ChangeRecord c) {
+        return sha256().digest(FieldEncoding.of(Long.toString(c.position()), Long.toString(c.txid()), Boolean.toString(c.txEnd()),
+                c.table(), c.op(), Boolean.toString(c.reference()), c.key(), c.reference() ? null : c.row(), c.loggedAt()));
+    }
+
+    /** The running digest after a change with this fingerprint. */
+    public static byte[] chain(byte[] digest, byte[] fingerprint) {
+        MessageDigest sha = sha256();
+        sha.update(digest);
+        return sha.digest(fingerprint);
+    }
+
+    public static String text(byte[] digest) {
+        return Base64.getEncoder().encodeToString(digest);
+    }
+
+    /** @throws IllegalArgumentException when the text is not Base64 */
+    public static byte[] bytes(String text) {
+        return Base64.getDecoder().decode(text);
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is not available", e);
+        }
+    }
+}
