@@ -12,9 +12,11 @@ package io.oneway.apply;
  * @param staged         changes staged of a large transaction in progress
  * @param halted         true while the source is halted
  * @param lastHeardMillis when anything of the source last arrived (epoch ms), 0 for never
+ * @param incarnation    the source's incarnation, null before first contact
+ * @param digest         the running digest at {@code applied}, Base64
  */
 public record ReceiverStatus(long applied, long received, long highestKnown, int parkedChanges, long parkedBytes, long staged,
-        boolean halted, long lastHeardMillis) {
+        boolean halted, long lastHeardMillis, String incarnation, String digest) {
 
-    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, false, 0);
+    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, false, 0, null, null);
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +27,9 @@ import io.oneway.wire.Fingerprint;
  * central database), changes that arrived ahead ({@link ParkedChanges}), changes arriving in
  * pieces ({@link ChunkAssembler}), when to ask for what is missing ({@link GapTracker}) and when
  * to ack. Calls are serialised per source; readers of metrics and health see the
- * {@link ReceiverStatus} published after each call instead of waiting for an apply.
+ * {@link ReceiverStatus} published after each call instead of waiting for an apply, and while
+ * an apply runs (a staged transaction of millions of changes takes a while) the periodic tick
+ * repeats the last ack from it, so the source knows this side is alive.
  */
 final class SourceReceiver {
 
@@ -43,6 +46,7 @@ final class SourceReceiver {
     private final ChunkAssembler pieces;
     private final GapTracker gap;
     private final Set<String> refusedIncarnations = new HashSet<>();
+    private final ReentrantLock lock = new ReentrantLock();
     private volatile ReceiverStatus status = ReceiverStatus.NONE;
 
     private boolean loaded;
@@ -50,7 +54,7 @@ final class SourceReceiver {
     private long staged;
     private byte[] digest;
     private String incarnation;
-    private boolean halted;
+    private volatile boolean halted;
     private Set<Long> skipped = Set.of();
     private long highestKnown;
     private long lastHeard;
@@ -78,110 +82,147 @@ final class SourceReceiver {
         return status;
     }
 
-    synchronized Optional<ControlMessage> onFrame(ChangeFrame frame) throws SQLException {
-        load();
-        if (!acceptIncarnation(frame.incarnation()) || halted) {
-            return Optional.empty();
-        }
-        Instant now = Instant.now();
-        lastHeard = now.toEpochMilli();
-        long duplicates = 0;
-        for (ChangeRecord c : frame.changes()) {
-            highestKnown = Math.max(highestKnown, c.position());
-            if (c.position() <= received()) {
-                duplicates++;
-            } else {
-                parked.add(c, now, received() + 1);
-            }
-        }
-        if (duplicates > 0) {
-            metrics.count("oneway_duplicate_changes", source, duplicates);
-        }
-        drain();
-        return published(gapRequest(true));
-    }
-
-    synchronized Optional<ControlMessage> onChunk(ChunkFrame frame) throws SQLException {
-        load();
-        if (!acceptIncarnation(frame.incarnation()) || halted) {
-            return Optional.empty();
-        }
-        long now = System.currentTimeMillis();
-        lastHeard = now;
-        ChangeRecord header = frame.chunk().change();
-        highestKnown = Math.max(highestKnown, header.position());
-        if (header.position() <= received() || parked.contains(header.position())) {
-            metrics.count("oneway_duplicate_changes", source, 1);
-            return published(Optional.empty());
-        }
-        Optional<ChangeRecord> whole;
+    Optional<ControlMessage> onFrame(ChangeFrame frame) throws SQLException {
+        lock.lock();
         try {
-            whole = pieces.add(frame.chunk());
-        } catch (IllegalArgumentException e) {
-            if (e.getMessage().contains("max-change-bytes")) {
-                halt(new ApplyHaltException(header, e.getMessage() + " of this central replicator: raise it, then ./oneway resume " + source));
-            } else {
-                LOG.warn("Source {}: {}; asking for it again", source, e.getMessage());
+            load();
+            if (!acceptIncarnation(frame.incarnation()) || halted) {
+                return Optional.empty();
             }
-            return published(Optional.empty());
+            Instant now = Instant.now();
+            lastHeard = now.toEpochMilli();
+            long duplicates = 0;
+            for (ChangeRecord c : frame.changes()) {
+                highestKnown = Math.max(highestKnown, c.position());
+                if (c.position() <= received()) {
+                    duplicates++;
+                } else {
+                    parked.add(c, now, received() + 1);
+                }
+            }
+            if (duplicates > 0) {
+                metrics.count("oneway_duplicate_changes", source, duplicates);
+            }
+            drain();
+            return published(gapRequest(true));
+    
+        } finally {
+            lock.unlock();
         }
-        if (header.position() == gap.missing()) {
-            gap.progress(now);
-        }
-        whole.ifPresent(c -> parked.add(c, Instant.ofEpochMilli(now), received() + 1));
-        drain();
-        return published(gapRequest(whole.isPresent()));
     }
 
-    synchronized Optional<ControlMessage> onHeartbeat(ControlMessage heartbeat) throws SQLException {
-        load();
-        if (!acceptIncarnation(heartbeat.incarnation()) || halted) {
-            return Optional.empty();
+    Optional<ControlMessage> onChunk(ChunkFrame frame) throws SQLException {
+        lock.lock();
+        try {
+            load();
+            if (!acceptIncarnation(frame.incarnation()) || halted) {
+                return Optional.empty();
+            }
+            long now = System.currentTimeMillis();
+            lastHeard = now;
+            ChangeRecord header = frame.chunk().change();
+            highestKnown = Math.max(highestKnown, header.position());
+            if (header.position() <= received() || parked.contains(header.position())) {
+                metrics.count("oneway_duplicate_changes", source, 1);
+                return published(Optional.empty());
+            }
+            Optional<ChangeRecord> whole;
+            try {
+                whole = pieces.add(frame.chunk());
+            } catch (IllegalArgumentException e) {
+                if (e.getMessage().contains("max-change-bytes")) {
+                    halt(new ApplyHaltException(header, e.getMessage() + " of this central replicator: raise it, then ./oneway resume " + source));
+                } else {
+                    LOG.warn("Source {}: {}; asking for it again", source, e.getMessage());
+                }
+                return published(Optional.empty());
+            }
+            if (header.position() == gap.missing()) {
+                gap.progress(now);
+            }
+            whole.ifPresent(c -> parked.add(c, Instant.ofEpochMilli(now), received() + 1));
+            drain();
+            return published(gapRequest(whole.isPresent()));
+    
+        } finally {
+            lock.unlock();
         }
-        long now = System.currentTimeMillis();
-        lastHeard = now;
-        highestKnown = Math.max(highestKnown, heartbeat.to());
-        gap.answered(heartbeat.id(), now);
-        return published(gapRequest(false));
+    }
+
+    Optional<ControlMessage> onHeartbeat(ControlMessage heartbeat) throws SQLException {
+        lock.lock();
+        try {
+            load();
+            if (!acceptIncarnation(heartbeat.incarnation()) || halted) {
+                return Optional.empty();
+            }
+            long now = System.currentTimeMillis();
+            lastHeard = now;
+            highestKnown = Math.max(highestKnown, heartbeat.to());
+            gap.answered(heartbeat.id(), now);
+            return published(gapRequest(false));
+    
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** A remote looking for where a digest mismatch began: the fingerprints of what was applied from its first position. */
-    synchronized Optional<ControlMessage> onDigestRequest(ControlMessage request) throws SQLException {
-        load();
-        if (!acceptIncarnation(request.incarnation())) {
-            return Optional.empty();
+    Optional<ControlMessage> onDigestRequest(ControlMessage request) throws SQLException {
+        lock.lock();
+        try {
+            load();
+            if (!acceptIncarnation(request.incarnation())) {
+                return Optional.empty();
+            }
+            long to = Math.min(Math.min(request.to(), applied), request.from() + DIGESTS_PER_ANSWER - 1);
+            List<byte[]> fingerprints = request.from() > to ? List.of() : applier.fingerprints(source, request.from(), to);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            fingerprints.forEach(out::writeBytes);
+            return Optional.of(ControlMessage.digests(source, incarnation, request.from(), request.from() + fingerprints.size() - 1,
+                    Base64.getEncoder().encodeToString(out.toByteArray())));
+    
+        } finally {
+            lock.unlock();
         }
-        long to = Math.min(Math.min(request.to(), applied), request.from() + DIGESTS_PER_ANSWER - 1);
-        List<byte[]> fingerprints = request.from() > to ? List.of() : applier.fingerprints(source, request.from(), to);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        fingerprints.forEach(out::writeBytes);
-        return Optional.of(ControlMessage.digests(source, incarnation, request.from(), request.from() + fingerprints.size() - 1,
-                Base64.getEncoder().encodeToString(out.toByteArray())));
     }
 
     /** Periodic work: retry applying after a passing failure, re-request what is still missing, send or repeat the ack. */
-    synchronized List<ControlMessage> tick() {
-        List<ControlMessage> out = new ArrayList<>(2);
-        if (halted) {
-            checkResumed();
+    List<ControlMessage> tick() {
+        if (!lock.tryLock()) {
+            return ackDue(status.applied(), status.received(), status.digest()).map(List::of).orElse(List.of());
         }
-        if (!loaded || halted) {
+        try {
+            List<ControlMessage> out = new ArrayList<>(2);
+            if (halted) {
+                checkResumed();
+            }
+            if (!loaded || halted) {
+                publish();
+                return out;
+            }
+            drain();
+            gapRequest(false).ifPresent(out::add);
+            ackDue(applied, received(), Fingerprint.text(digest)).ifPresent(out::add);
             publish();
             return out;
+        } finally {
+            lock.unlock();
         }
-        drain();
-        gapRequest(false).ifPresent(out::add);
+    }
+
+    /** The ack, when it moved or the last one is older than oneway.apply.ack-repeat. Called by the tick thread only. */
+    private Optional<ControlMessage> ackDue(long appliedNow, long receivedNow, String digestNow) {
         long now = System.currentTimeMillis();
-        long received = received();
-        if (received > 0 && incarnation != null
-                && (applied != ackedApplied || received != ackedReceived || now - ackSentAt >= settings.ackRepeatMillis())) {
-            ackedApplied = applied;
-            ackedReceived = received;
-            ackSentAt = now;
-            out.add(ControlMessage.ack(source, incarnation, applied, received, Fingerprint.text(digest)));
+        String knownIncarnation = status.incarnation();
+        if (receivedNow <= 0 || knownIncarnation == null || halted
+                || appliedNow == ackedApplied && receivedNow == ackedReceived && now - ackSentAt < settings.ackRepeatMillis()) {
+            return Optional.empty();
         }
-        publish();
-        return out;
+        ackedApplied = appliedNow;
+        ackedReceived = receivedNow;
+        ackSentAt = now;
+        return Optional.of(ControlMessage.ack(source, knownIncarnation, appliedNow, receivedNow, digestNow));
     }
 
     private long received() {
@@ -410,6 +451,6 @@ final class SourceReceiver {
 
     private void publish() {
         status = new ReceiverStatus(applied, received(), highestKnown, parked.count(), parked.bytes() + pieces.bytes(),
-                Math.max(0, staged - applied), halted, lastHeard);
+                Math.max(0, staged - applied), halted, lastHeard, incarnation, digest == null ? null : Fingerprint.text(digest));
     }
 }

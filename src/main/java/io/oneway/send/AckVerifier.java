@@ -59,6 +59,7 @@ public final class AckVerifier {
                     + s.sent());
             return null;
         }
+        window.heard();
         if (ack.applied() <= s.acked() && ack.received() <= s.received()) {
             return null;
         }

@@ -46,6 +46,7 @@ public final class SendWindow {
     private long lastSent;
     private long inFlightBytes;
     private long waitingSince;
+    private long lastHeard;
     private long retransmitAfter;
 
     public SendWindow(DataSource remote, SourceIdentity identity, long window, long windowBytes, long retransmitAfterMillis,
@@ -109,6 +110,11 @@ public final class SendWindow {
         inFlightBytes += bytes;
     }
 
+    /** A verified ack arrived, whether it moved anything or repeated the last one: the central side is alive. */
+    public synchronized void heard() {
+        lastHeard = System.currentTimeMillis();
+    }
+
     /** A verified ack moved the acknowledged or the received position (both durable already). */
     public synchronized void delivered(long newAcked, long newReceived) {
         load();
@@ -125,15 +131,17 @@ public final class SendWindow {
     }
 
     /**
-     * Retransmission: when changes were sent and the received position has not moved for a
-     * while (the last message, a resend request or the acks were lost), the oldest unreceived
-     * ones are due again; the wait doubles each time, up to its maximum.
+     * Retransmission: when changes were sent and neither has the received position moved nor
+     * any ack arrived for a while (the central side may have lost the last message and every
+     * heartbeat, or its requests and acks were lost), the oldest unreceived ones are due again;
+     * the wait doubles each time, up to its maximum. While acks arrive, the central side is alive
+     * and asks for what it misses itself, so nothing is sent twice for nothing.
      * @return true when the range headers were set
      */
     public synchronized boolean retransmitDue(Message message) {
         load();
         long now = System.currentTimeMillis();
-        if (lastSent <= received || now - waitingSince < retransmitAfter) {
+        if (lastSent <= received || now - Math.max(waitingSince, lastHeard) < retransmitAfter) {
             return false;
         }
         long to = Math.min(lastSent, received + retransmitChunk);

@@ -86,6 +86,8 @@ public final class ReplicationFixture implements AutoCloseable {
         common.setProperty("oneway.apply.tables", String.join(",", TABLES));
         common.setProperty("oneway.send.retransmit-after", "1500");
         common.setProperty("oneway.send.max-retransmit-after", "4000");
+        // acks repeat more often than retransmissions are due: a live central side is never sent things twice for nothing
+        common.setProperty("oneway.apply.ack-repeat", "1000");
         common.setProperty("oneway.notify.check-interval", "300");
     }
 
@@ -115,6 +117,11 @@ public final class ReplicationFixture implements AutoCloseable {
     }
 
     public void startCentral() {
+        centralMain = start("central", centralProperties());
+    }
+
+    /** The settings of this fixture's central replicator. */
+    public Properties centralProperties() {
         Properties p = new Properties();
         p.putAll(common);
         p.setProperty("camel.main.name", "central");
@@ -125,7 +132,7 @@ public final class ReplicationFixture implements AutoCloseable {
             p.setProperty("oneway.broker.user", "central");
             p.setProperty("oneway.broker.password", "DEMO-ONLY-central-broker-password");
         }
-        centralMain = start("central", p);
+        return p;
     }
 
     public void stopCentral() {
@@ -139,6 +146,11 @@ public final class ReplicationFixture implements AutoCloseable {
 
     /** Starts a remote replicator with some settings of its own, e.g. another database user. */
     public void startRemote(String source, Properties own) {
+        remoteMains.put(source, start("remote", remoteProperties(source, own)));
+    }
+
+    /** The settings of this fixture's remote replicator of a source, with some of its own. */
+    public Properties remoteProperties(String source, Properties own) {
         Properties p = new Properties();
         p.putAll(common);
         p.setProperty("camel.main.name", "remote-" + source);
@@ -150,7 +162,7 @@ public final class ReplicationFixture implements AutoCloseable {
             p.setProperty("oneway.broker.password", "DEMO-ONLY-" + source + "-broker-password");
         }
         p.putAll(own);
-        remoteMains.put(source, start("remote", p));
+        return p;
     }
 
     public void stopRemote(String source) {

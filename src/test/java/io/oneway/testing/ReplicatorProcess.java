@@ -1,0 +1,124 @@
+package io.oneway.testing;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A replicator (io.oneway.main.OnewayMain) in an OS process of its own, with its own heap
+ * limit, started with the test's class path and settings as system properties; killed with
+ * SIGKILL or stopped with SIGTERM like an operator would. Its output goes to a file under target/.
+ */
+public final class ReplicatorProcess implements AutoCloseable {
+
+    private final Process process;
+    private final int managementPort;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private ReplicatorProcess(Process process, int managementPort) {
+        this.process = process;
+        this.managementPort = managementPort;
+    }
+
+    /** Starts a replicator with this profile, heap (e.g. "256m") and settings; returns once its health endpoint answers. */
+    public static ReplicatorProcess start(String profile, String heap, Properties settings, String logName) {
+        int port = freePort();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap,
+                "-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path")));
+        Properties all = new Properties();
+        all.putAll(settings);
+        all.setProperty("camel.management.enabled", "true");
+        all.setProperty("camel.management.port", Integer.toString(port));
+        all.setProperty("camel.metrics.enabled", "true");
+        all.stringPropertyNames().forEach(k -> command.add("-D" + k + "=" + all.getProperty(k)));
+        command.add("io.oneway.main.OnewayMain");
+        command.add("-profile");
+        command.add(profile);
+        File log = Path.of("target", logName + ".log").toFile();
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
+            ReplicatorProcess r = new ReplicatorProcess(p, port);
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> {
+                if (!p.isAlive()) {
+                    throw new IllegalStateException(profile + " replicator exited with " + p.exitValue() + "; see " + log);
+                }
+                return r.get("/observe/health/live") != null;
+            });
+            return r;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** SIGKILL, as a crash. */
+    public void kill() {
+        process.destroyForcibly();
+        await().atMost(Duration.ofSeconds(30)).until(() -> !process.isAlive());
+    }
+
+    /** The sum of a Prometheus counter or gauge over its series, or 0 when it is not exported. */
+    public double metric(String name) {
+        String text = get("/observe/metrics");
+        double sum = 0;
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? ([0-9.eE+-]+)$").matcher(text == null ? "" : text);
+        while (m.find()) {
+            sum += Double.parseDouble(m.group(2));
+        }
+        return sum;
+    }
+
+    public boolean alive() {
+        return process.isAlive();
+    }
+
+    /** SIGTERM and wait: an orderly stop. */
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroy();
+            try {
+                if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private String get(String path) {
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + managementPort + path))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            return r.statusCode() == 200 ? r.body() : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
