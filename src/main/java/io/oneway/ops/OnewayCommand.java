@@ -31,7 +31,9 @@ public final class OnewayCommand {
             "  unblock-change LOG_ID         unblock one record; the transfer resumes by itself",
             "  unblock TABLE KEY_JSON        unblock an object",
             "  resume SOURCE                 apply a halted source again (central), once the cause is fixed",
-            "  skip SOURCE POSITION          skip the change a source halted at, record it (state S), and resume");
+            "  skip SOURCE POSITION          skip the change a source halted at, record it (state S), and resume",
+            "  resume-transfer               go on after a digest mismatch, once the central rows are repaired (remote)",
+            "  clear-alarms                  close the open integrity alarms, once looked into (remote)");
 
     private OnewayCommand() {
     }
@@ -64,7 +66,7 @@ public final class OnewayCommand {
         }
     }
 
-    static int run(Settings settings, String command, List<String> a) throws SQLException {
+    public static int run(Settings settings, String command, List<String> a) throws SQLException {
         return switch (command) {
             case "status" -> status(settings);
             case "verify" -> verify(settings, a);
@@ -75,6 +77,8 @@ public final class OnewayCommand {
             case "resume" -> update(settings.dataSource("central"), "central/queries/resume-source.sql",
                     "source " + a.get(0) + " is not halted", a.get(0));
             case "skip" -> skip(settings.dataSource("central"), a.get(0), Long.parseLong(a.get(1)));
+            case "resume-transfer" -> call(settings.dataSource("remote"), "remote/queries/resume-transfer.sql");
+            case "clear-alarms" -> call(settings.dataSource("remote"), "remote/queries/clear-alarms.sql");
             default -> throw new IllegalArgumentException(command);
         };
     }

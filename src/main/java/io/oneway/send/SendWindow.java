@@ -101,7 +101,7 @@ public final class SendWindow {
     public synchronized void sent(Exchange exchange) {
         load();
         long through = Math.max(lastSent, exchange.getProperty(MessageEncoder.SENT_THROUGH, Long.class));
-        long bytes = exchange.getMessage().getBody(byte[].class).length;
+        long bytes = exchange.getProperty(MessageEncoder.MESSAGE_BYTES, Integer.class);
         if (through > lastSent && lastSent <= received) {
             waitingSince = System.currentTimeMillis();
         }

@@ -30,6 +30,8 @@ public final class MessageEncoder {
      * (a chunk completes its change only with its last piece).
      */
     public static final String SENT_THROUGH = "OnewaySentThrough";
+    /** Exchange property set by {@link #encodeFrame}: the size of the message body in bytes. */
+    public static final String MESSAGE_BYTES = "OnewayMessageBytes";
 
     /** Replaces the body, a {@link ChangeFrame} with unsigned changes or a {@link ChunkFrame} unsigned, with its signed wire form. */
     public void encodeFrame(Message message) {
@@ -40,7 +42,9 @@ public final class MessageEncoder {
         ChangeFrame frame = message.getBody(ChangeFrame.class);
         ChangeFrame signed = new ChangeFrame(frame.source(), frame.incarnation(),
                 frame.changes().stream().map(c -> signer.sign(frame.source(), frame.incarnation(), c)).toList());
-        message.setBody(codec.encode(signed));
+        byte[] body = codec.encode(signed);
+        message.setBody(body);
+        message.getExchange().setProperty(MESSAGE_BYTES, body.length);
         message.setHeader(Headers.KIND, "changes");
         message.setHeader(Headers.SOURCE, signed.source());
         message.setHeader(Headers.FIRST, signed.first());
@@ -51,7 +55,9 @@ public final class MessageEncoder {
     private void encodeChunk(Message message, ChunkFrame frame) {
         ChangeChunk signed = signer.sign(frame.source(), frame.incarnation(), frame.chunk());
         long position = signed.change().position();
-        message.setBody(codec.encode(new ChunkFrame(frame.source(), frame.incarnation(), signed)));
+        byte[] body = codec.encode(new ChunkFrame(frame.source(), frame.incarnation(), signed));
+        message.setBody(body);
+        message.getExchange().setProperty(MESSAGE_BYTES, body.length);
         message.setHeader(Headers.KIND, "chunk");
         message.setHeader(Headers.SOURCE, frame.source());
         message.setHeader(Headers.FIRST, position);

@@ -9,15 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.List;
 
-import jakarta.jms.Connection;
-import jakarta.jms.MessageProducer;
-import jakarta.jms.Session;
-import jakarta.jms.TextMessage;
 
-import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
-import org.apache.camel.impl.DefaultCamelContext;
-import org.apache.camel.Message;
-import org.apache.camel.support.DefaultExchange;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -25,12 +17,10 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import io.oneway.testing.Injector;
 import io.oneway.testing.ReplicationFixture;
 import io.oneway.wire.ChangeFrame;
 import io.oneway.wire.ChangeRecord;
-import io.oneway.wire.MessageEncoder;
-import io.oneway.wire.MessageSigner;
-import io.oneway.wire.WireCodec;
 
 /** SPEC §4, §5, §8 bad input: forged, unknown, malformed and hostile messages are refused and change nothing; other sources go on. */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -114,28 +104,14 @@ class RefusalIT {
 
     /** Signs with the given keys and puts the frame on the source's queue, as a sender (or an attacker) would. */
     private static void send(String queueSource, String keys, ChangeFrame frame) throws Exception {
-        Message m = new DefaultExchange(new DefaultCamelContext()).getMessage();
-        m.setBody(frame);
-        new MessageEncoder(new WireCodec(1 << 20), new MessageSigner(keys)).encodeFrame(m);
-        sendRaw("oneway." + queueSource + ".changes", new String(m.getBody(byte[].class), java.nio.charset.StandardCharsets.UTF_8),
-                m.getHeader("OnewayFirst", Long.class),
-                m.getHeader("OnewayLast", Long.class));
+        try (Injector injector = new Injector(fixture.brokerPort(), keys)) {
+            injector.frame("oneway." + queueSource + ".changes", frame);
+        }
     }
 
     private static void sendRaw(String queue, String body) throws Exception {
-        sendRaw(queue, body, 1L, 1L);
-    }
-
-    private static void sendRaw(String queue, String body, long first, long last) throws Exception {
-        try (ActiveMQConnectionFactory cf = new ActiveMQConnectionFactory("tcp://127.0.0.1:" + fixture.brokerPort());
-                Connection c = cf.createConnection()) {
-            Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-            MessageProducer p = s.createProducer(s.createQueue(queue));
-            TextMessage t = s.createTextMessage(body);
-            t.setStringProperty("OnewayKind", "changes");
-            t.setLongProperty("OnewayFirst", first);
-            t.setLongProperty("OnewayLast", last);
-            p.send(t);
+        try (Injector injector = new Injector(fixture.brokerPort(), KEYS)) {
+            injector.raw(queue, body, 1, 1);
         }
     }
 
