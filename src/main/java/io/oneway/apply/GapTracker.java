@@ -11,9 +11,11 @@ package io.oneway.apply;
  * without progress;</li>
  * <li>once asked for, it is asked for again when a heartbeat said the request was answered and
  * {@code settle} ms passed (the answer came before the heartbeat, and the resequencer held it at
- * most that long, so it was lost), and otherwise after
- * {@code rerequestAfter}, doubling up to {@code maxRerequestAfter} (the request or every
- * heartbeat was lost, or the answer waits behind a backlog, which a repeat would only lengthen).</li>
+ * most that long, so it was lost), and otherwise once no frame arrived for
+ * {@code rerequestAfter}, doubling up to {@code maxRerequestAfter}: the request or every
+ * heartbeat was lost. While frames still arrive, the answer may wait behind them, and a repeat
+ * would only lengthen the queue; but no longer than three times that wait, since a request lost
+ * while new changes keep coming would otherwise wait for the send window to fill.</li>
  * </ul>
  * Pieces of the missing position arriving count as progress.
  */
@@ -31,6 +33,7 @@ final class GapTracker {
     private long interval;
     private long answered = -1;
     private long answeredAt;
+    private long lastFrame;
 
     GapTracker(long resendAfterMillis, long rerequestAfterMillis, long maxRerequestAfterMillis, long settleMillis) {
         this.resendAfterMillis = resendAfterMillis;
@@ -67,7 +70,8 @@ final class GapTracker {
         if (requestedAt == 0) {
             return seenInFrame || now - since >= resendAfterMillis;
         }
-        return answered >= requestId && now - answeredAt >= settleMillis || now - requestedAt >= interval;
+        return answered >= requestId && now - answeredAt >= settleMillis || now - Math.max(requestedAt, lastFrame) >= interval
+                || now - requestedAt >= 3 * interval;
     }
 
     /** A request with this id was sent for the current gap. */
@@ -77,6 +81,11 @@ final class GapTracker {
         }
         requestedAt = now;
         requestId = id;
+    }
+
+    /** A frame of the source arrived (whatever its positions): the link still delivers what was queued. */
+    void frameArrived(long now) {
+        lastFrame = now;
     }
 
     /** Something of the missing position arrived (a piece): wait before asking again. */

@@ -83,9 +83,32 @@ class LargeTransactionIT {
         assertEquals(0, number(fixture.central(), "select count(*) from oneway.staged_change"));
     }
 
+    @Test
+    void a_remote_restart_in_the_middle_of_a_staged_transaction_loses_and_repeats_nothing() throws Exception {
+        long before = applied();
+        double duplicatesBefore = central.metric("oneway_duplicate_changes_total");
+        transaction(60);
+        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(100)).until(() -> staged() >= before + 20_000);
+        remote.kill();
+        remote = ReplicatorProcess.start("remote", "256m", fixture.remoteProperties("branch1", new Properties()), "large-transaction-remote");
+        fixture.awaitCaughtUp("branch1", Duration.ofMinutes(5));
+
+        assertEquals(before + (long) CUSTOMERS * 60, applied());
+        double duplicates = central.metric("oneway_duplicate_changes_total") - duplicatesBefore;
+        assertTrue(duplicates <= WINDOW, duplicates + " duplicates received");
+        for (TableResult r : fixture.verify("branch1")) {
+            assertTrue(r.equal(), r.toString());
+        }
+        assertEquals(applied(), number(fixture.central(), "select count(distinct position) from oneway.receive_log where source_id = 'branch1'"));
+    }
+
     /** 200 updates of every customer in one transaction: 200,000 changes. */
     private static void bigTransaction() {
-        exec(fixture.remote("branch1"), "do $$ begin for i in 1.." + ROUNDS + " loop update shop.customers set balance = balance + 1; end loop; end $$");
+        transaction(ROUNDS);
+    }
+
+    private static void transaction(int rounds) {
+        exec(fixture.remote("branch1"), "do $$ begin for i in 1.." + rounds + " loop update shop.customers set balance = balance + 1; end loop; end $$");
     }
 
     private static long applied() {
