@@ -2,8 +2,8 @@
 --
 -- The replicator's central connection: a member of oneway_applier, e.g.
 --   create user oneway_central password '...' in role oneway_applier;
--- It may write its own bookkeeping and, of the application's tables, only those granted with
---   select oneway.grant_apply('shop.orders');
+-- It may write its own bookkeeping and, of the application's tables, only those enabled with
+--   select oneway.enable_apply('shop.orders', 'branch1');   (05-read-only.sql)
 -- Running apply transactions as a replica (session_replication_role) needs, for a role that is
 -- not a superuser, PostgreSQL 15 or later: the grant below is made there.
 do $$ begin
@@ -19,15 +19,3 @@ grant select, insert, update on oneway.source_progress to oneway_applier;
 grant select, insert on oneway.receive_log to oneway_applier;
 grant select on oneway.skipped_change to oneway_applier;
 grant select, insert, delete on oneway.staged_change to oneway_applier;
-
--- Lets the applier write one replicated table: select, insert, update, delete on it.
-create or replace function oneway.grant_apply(tbl regclass) returns text
-language plpgsql as $$
-declare
-  schema_name text;
-begin
-  select n.nspname into schema_name from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.oid = tbl;
-  execute format('grant usage on schema %I to oneway_applier', schema_name);
-  execute format('grant select, insert, update, delete on %s to oneway_applier', tbl);
-  return tbl::text;
-end $$;

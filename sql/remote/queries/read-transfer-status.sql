@@ -1,7 +1,8 @@
 -- Polled by route watch-transfer (and printed by ./oneway status): what stops or endangers the
 -- transfer, one row each, with a message for operators: the blocked change that stops it, a
--- digest mismatch that halts it, open integrity alarms.
-select 'blocked ' || log_id as id, 'blocked' as kind, log_id, position, object_type, object_id, op, blocked_at::text as since,
+-- digest mismatch that halts it (its version changes once the first differing position is known),
+-- open integrity alarms.
+select 'blocked ' || log_id as id, 'blocked' as kind, null as version, log_id, position, object_type, object_id, op, blocked_at::text as since,
        block_reason as reason, waiting,
        format('Transfer STOPPED by blocked change log id %s (position %s): %s %s %s, blocked since %s%s; %s changes wait behind it. '
               'Unblock with ./oneway unblock-change %s (or select oneway.unblock_change(%s)).',
@@ -9,7 +10,7 @@ select 'blocked ' || log_id as id, 'blocked' as kind, log_id, position, object_t
               coalesce(', reason: ' || block_reason, ''), waiting, log_id, log_id) as message
   from oneway.transfer_status
 union all
-select 'diverged', 'diverged', l.log_id, coalesce(s.diverged_position, s.diverged_from), l.object_type, l.object_id::text, l.op,
+select 'diverged', 'diverged', coalesce(s.diverged_position::text, 'range'), l.log_id, coalesce(s.diverged_position, s.diverged_from), l.object_type, l.object_id::text, l.op,
        s.diverged_at::text, 'digest mismatch', c.last_position - s.acked_position,
        format('Transfer HALTED: the central database applied something other than what this remote sent %s '
               '(its digest at position %s differs from this remote''s)%s. Nothing more is sent. Compare the central rows with '
@@ -24,7 +25,7 @@ select 'diverged', 'diverged', l.log_id, coalesce(s.diverged_position, s.diverge
   left join oneway.change_log l on l.log_id = p.log_id
  where s.diverged_at is not null
 union all
-select 'alarm ' || a.id, 'alarm', null, null, null, null, null, a.first_at::text, a.kind, null,
+select 'alarm ' || a.id, 'alarm', null, null, null, null, null, null, a.first_at::text, a.kind, null,
        format('Integrity ALARM (%s, %s times since %s): %s. It was refused and not acted on; someone may hold this source''s key. '
               'Clear with ./oneway clear-alarms once looked into.', a.kind, a.occurrences, a.first_at, a.detail)
   from oneway.integrity_alarm a

@@ -53,6 +53,7 @@ final class EmbeddedDefault extends MainListenerSupport {
         SchemaInstaller.install(remote.adminDataSource(), Part.DEMO_CAPTURE);
         SchemaInstaller.install(central.adminDataSource(), Part.CENTRAL);
         SchemaInstaller.install(central.adminDataSource(), Part.DEMO_SCHEMA);
+        SchemaInstaller.install(central.adminDataSource(), Part.DEMO_APPLY);
         try {
             context.addStartupListener((ctx, alreadyStarted) -> LOG.info(StartupBanner.text(remote, central, properties)));
         } catch (Exception e) {

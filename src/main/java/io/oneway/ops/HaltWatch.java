@@ -18,7 +18,8 @@ import io.oneway.support.OnewayMetrics;
  * Watches what stops replication (a blocked change on the remote, halted sources on the
  * central) and tells operators once per halt: a log line, a notification for the
  * notify-operators route, the health check (DOWN while halted) and the {@code oneway_halted} gauge.
- * Each observed row has an {@code id} and a {@code message} for people.
+ * Each observed row has an {@code id}, a {@code message} for people, and may have a
+ * {@code version} that changes when more becomes known about it (counts that merely grow do not).
  */
 public final class HaltWatch extends AbstractHealthCheck {
 
@@ -49,7 +50,10 @@ public final class HaltWatch extends AbstractHealthCheck {
         }
     }
 
-    /** @return the notifications due: "halted" for each new halt, "resumed" for each that ended */
+    /**
+     * @return the notifications due: "halted" for each new halt, "updated" for each whose message
+     *         changed (more became known about it), "resumed" for each that ended
+     */
     public synchronized List<Map<String, Object>> observe(List<Map<String, Object>> rows) {
         checks++;
         if (!gaugeRegistered) {
@@ -62,9 +66,13 @@ public final class HaltWatch extends AbstractHealthCheck {
         }
         List<Map<String, Object>> notices = new ArrayList<>();
         for (Map.Entry<String, Map<String, Object>> e : now.entrySet()) {
-            if (!current.containsKey(e.getKey())) {
+            Map<String, Object> before = current.get(e.getKey());
+            if (before == null) {
                 LOG.error("{}", e.getValue().get("message"));
                 notices.add(notice("halted", e.getValue()));
+            } else if (!String.valueOf(before.get("version")).equals(String.valueOf(e.getValue().get("version")))) {
+                LOG.error("{}", e.getValue().get("message"));
+                notices.add(notice("updated", e.getValue()));
             }
         }
         for (Map.Entry<String, Map<String, Object>> e : current.entrySet()) {

@@ -1,6 +1,7 @@
 package io.oneway.ops;
 
 import static io.oneway.testing.Sql.exec;
+import static io.oneway.testing.Sql.repair;
 import static io.oneway.testing.Sql.number;
 import static io.oneway.testing.Sql.value;
 import static org.awaitility.Awaitility.await;
@@ -52,7 +53,7 @@ class ApplyHaltIT {
     @Test
     @Order(1)
     void an_update_that_finds_no_row_halts_the_source_and_is_notified() {
-        exec(fixture.central(), "delete from shop.customers where id = 2");
+        repair(fixture.central(), "test: the central database loses a row", "delete from shop.customers where id = 2");
         // one statement, two rows: the two updates are applied as one batch, which must still name the change that diverged
         exec(fixture.remote("branch1"), "update shop.customers set name = 'changed' where id in (1, 2)");
         exec(fixture.remote("branch1"), "insert into shop.customers(id, name) values (4, 'c4')");
@@ -70,7 +71,7 @@ class ApplyHaltIT {
     @Test
     @Order(2)
     void after_the_cause_is_fixed_resume_applies_everything_in_order() throws Exception {
-        exec(fixture.central(), "insert into shop.customers(id, name) values (2, 'c2')");
+        repair(fixture.central(), "put back the row the central database lost", "insert into shop.customers(id, name) values (2, 'c2')");
         assertEquals(0, OnewayCommand.run(settings, "resume", List.of("branch1")));
 
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(30));
@@ -83,7 +84,7 @@ class ApplyHaltIT {
     @Test
     @Order(3)
     void skipping_the_change_a_source_halted_at_is_explicit_and_recorded_in_the_receive_log() throws Exception {
-        exec(fixture.central(), "delete from shop.customers where id = 3");
+        repair(fixture.central(), "test: the central database loses a row", "delete from shop.customers where id = 3");
         exec(fixture.remote("branch1"), "delete from shop.customers where id = 3");
         exec(fixture.remote("branch1"), "insert into shop.customers(id, name) values (5, 'c5')");
         await().atMost(Duration.ofSeconds(30)).until(() -> notifications.containing("\"halted\"").size() == 2);

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import io.oneway.testing.ReplicationFixture;
 
-/** SPEC §10: writers need no rights on Oneway's schema, the sender runs as oneway_sender, the applier writes only granted tables. */
+/** SPEC §10: writers need no rights on Oneway's schema; the sender runs as oneway_sender and the central replicator as oneway_applier, writing only enabled tables. */
 class LeastPrivilegeIT {
 
     private static ReplicationFixture fixture;
@@ -33,10 +33,12 @@ class LeastPrivilegeIT {
         exec(fixture.remote("branch1"), "grant usage on schema shop to shop_app; grant select, insert, update, delete on all tables in schema shop to shop_app");
         exec(fixture.central(), "do $$ begin if not exists (select from pg_roles where rolname = 'oneway_central') then "
                 + "create user oneway_central password 'applier-pw' in role oneway_applier; end if; end $$");
-        exec(fixture.central(), "select oneway.grant_apply(t::regclass) from unnest(array['shop.customers', 'shop.orders', 'shop.order_lines']) t");
         remoteUrl = jdbcUrl(fixture.remote("branch1"));
         centralUrl = jdbcUrl(fixture.central());
-        fixture.startCentral();
+        Properties applier = new Properties();
+        applier.setProperty("oneway.central.user", "oneway_central");
+        applier.setProperty("oneway.central.password", "applier-pw");
+        fixture.startCentral(applier);
         Properties sender = new Properties();
         sender.setProperty("oneway.remote.user", "oneway_branch1");
         sender.setProperty("oneway.remote.password", "sender-pw");
@@ -49,7 +51,7 @@ class LeastPrivilegeIT {
     }
 
     @Test
-    void a_writer_without_rights_on_oneway_is_captured_and_a_sender_with_only_its_role_replicates() throws Exception {
+    void a_writer_without_rights_on_oneway_is_captured_and_replicated_by_a_sender_and_an_applier_with_only_their_roles() throws Exception {
         try (Connection app = DriverManager.getConnection(remoteUrl, "shop_app", "app-pw")) {
             exec(app, "insert into shop.customers(id, name) values (1, 'written by the application')");
             exec(app, "update shop.customers set balance = 5 where id = 1");
@@ -70,9 +72,13 @@ class LeastPrivilegeIT {
     }
 
     @Test
-    void the_apply_role_may_write_granted_tables_only() throws Exception {
+    void the_apply_role_may_write_enabled_tables_only_and_only_as_a_replica() throws Exception {
         try (Connection applier = DriverManager.getConnection(centralUrl, "oneway_central", "applier-pw")) {
             applier.setAutoCommit(false);
+            SQLException readOnly = assertThrows(SQLException.class, () -> exec(applier, "insert into shop.customers(id, name) values (99, 'x')"));
+            assertEquals("25006", readOnly.getSQLState(), "replicated tables are read-only but to the applier's replica transactions");
+            applier.rollback();
+            exec(applier, "set local session_replication_role = replica");
             exec(applier, "insert into shop.customers(id, name) values (99, 'granted')");
             SQLException denied = assertThrows(SQLException.class, () -> exec(applier, "insert into shop.not_replicated values (1, 'x')"));
             assertEquals("42501", denied.getSQLState());

@@ -2,6 +2,7 @@ package io.oneway.replication;
 
 import static io.oneway.testing.Sql.exec;
 import static io.oneway.testing.Sql.number;
+import static io.oneway.testing.Sql.repair;
 import static io.oneway.testing.Sql.rows;
 import static io.oneway.testing.Sql.value;
 import static org.awaitility.Awaitility.await;
@@ -116,6 +117,8 @@ class IntegrityIT {
         assertEquals(position, number(remote, "select diverged_position from oneway.sender_state"));
         String notice = notifications.containing("first at position " + position).get(0);
         assertTrue(notice.contains("Transfer HALTED") && notice.contains("shop.customers") && notice.contains("{\\\"id\\\": 30}"), notice);
+        assertEquals(1, notifications.containing("\"halted\"").stream().filter(n -> n.contains("Transfer HALTED")).count(),
+                "halted once; what became known later comes as an update");
         assertTrue(transferHealth().getMessage().orElse("").contains("first at position " + position));
 
         // nothing more is sent while it lasts
@@ -128,8 +131,8 @@ class IntegrityIT {
         // an operator repairs the central row and resumes; the central database may also have acked the forged position before
         // this remote sent it, an alarm of its own, which the operator has now looked into
         String row = value(remote, "select to_jsonb(c)::text from shop.customers c where id = 30").toString();
-        exec(fixture.central(), "delete from shop.customers where id = 30");
-        exec(fixture.central(), "insert into shop.customers select * from jsonb_populate_record(null::shop.customers, ?::jsonb)", row);
+        repair(fixture.central(), "put back customer 30 as the remote has it", "delete from shop.customers where id = 30",
+                "insert into shop.customers select * from jsonb_populate_record(null::shop.customers, '" + row.replace("'", "''") + "'::jsonb)");
         assertEquals(0, OnewayCommand.run(settings, "resume-transfer", List.of()));
         assertEquals(0, OnewayCommand.run(settings, "clear-alarms", List.of()));
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(30));

@@ -71,6 +71,9 @@ public final class ReplicationFixture implements AutoCloseable {
         broker.start();
         central = PostgresFixture.newDatabase("central", Part.CENTRAL);
         exec(central.dataSource(), shopSchema());
+        for (String table : TABLES) {
+            exec(central.dataSource(), "select oneway.enable_apply(?::regclass)", table);
+        }
         for (String source : sources) {
             TestDatabase remote = PostgresFixture.newDatabase("remote_" + source, Part.REMOTE);
             exec(remote.dataSource(), shopSchema());
@@ -117,7 +120,14 @@ public final class ReplicationFixture implements AutoCloseable {
     }
 
     public void startCentral() {
-        centralMain = start("central", centralProperties());
+        startCentral(new Properties());
+    }
+
+    /** Starts the central replicator with some settings of its own, e.g. another database user. */
+    public void startCentral(Properties own) {
+        Properties p = centralProperties();
+        p.putAll(own);
+        centralMain = start("central", p);
     }
 
     /** The settings of this fixture's central replicator. */

@@ -32,6 +32,19 @@ public final class Sql {
         }
     }
 
+    /** Runs statements in one database session with a repair session open, as an operator mending the central database would. */
+    public static void repair(DataSource ds, String reason, String... statements) {
+        try (Connection c = ds.getConnection()) {
+            exec(c, "select oneway.begin_repair(?)", reason);
+            for (String statement : statements) {
+                exec(c, statement);
+            }
+            exec(c, "select oneway.end_repair()");
+        } catch (SQLException e) {
+            throw new IllegalStateException(String.join("; ", statements) + ": " + e.getMessage(), e);
+        }
+    }
+
     public static List<Map<String, Object>> rows(DataSource ds, String sql, Object... args) {
         try (Connection c = ds.getConnection()) {
             return rows(c, sql, args);
