@@ -1,11 +1,12 @@
 -- Oneway remote side, part 2: the capture trigger and the calls that switch capture
 -- on and off per table.
 
--- Image mode captures through a trigger function made for each table by enable_capture:
--- table name and key columns are written into its code, so a change costs one to_jsonb of the
--- new row, a key object built straight from the key columns (OLD for updates and deletes:
--- the key before the change) and one insert. A generic function reading its arguments
--- (TG_ARGV) and the key back out of the image cost the writer about 14 % more tps.
+-- Capture goes through a trigger function made for each table by enable_capture: the table name
+-- and the columns are written into its code, so a change costs one image of the new row (text
+-- forms, shared/text-forms.sql), a key built straight from the key columns (OLD for updates and
+-- deletes: the key before the change) and one insert. A generic function reading its arguments
+-- (TG_ARGV) and the key back out of the image cost the writer about 14 % more tps. The function
+-- pins the settings text forms depend on (oneway.text_form_settings()).
 create or replace function oneway.capture_function(tbl regclass) returns text
 language sql stable as $$
 select format('oneway.%I', 'capture_' || tbl::oid::text)
@@ -30,15 +31,16 @@ end $$;
 -- Switch capture on for one table. mode: 'image' (default: the log holds the row image) or
 -- 'reference' (the log holds the key; the row is read when sent; see 05-reference.sql).
 -- Any table with a primary key is accepted, composite keys included; calling it again is
--- harmless, and switches the mode.
+-- harmless, switches the mode, and takes in columns added or dropped since.
 create or replace function oneway.enable_capture(tbl regclass, mode text default 'image') returns text
 language plpgsql as $$
 declare
   qualified text;
   keys text[];
-  args text;
   new_key text;
   old_key text;
+  new_row text;
+  body text;
 begin
   if mode is null or mode not in ('image', 'reference') then
     raise exception 'capture mode "%" is not known; use ''image'' or ''reference''', mode
@@ -50,40 +52,40 @@ begin
   if qualified is null then
     raise exception '% is not a table', tbl using errcode = '42809';
   end if;
-  select array_agg(a.attname::text order by k.ord) into keys
-    from pg_index x
-    cross join lateral unnest(x.indkey) with ordinality as k(attnum, ord)
-    join pg_attribute a on a.attrelid = x.indrelid and a.attnum = k.attnum
-   where x.indrelid = tbl and x.indisprimary;
+  keys := oneway.key_columns(tbl);
   if keys is null then
     raise exception 'table % has no primary key; capture needs one to identify rows', qualified
       using errcode = '42P10', hint = 'add a primary key, then call oneway.enable_capture again';
   end if;
-  select string_agg(quote_literal(a), ', ') into args from unnest(keys) a;
-  select string_agg(format('%L, NEW.%I', a, a), ', ') into new_key from unnest(keys) a;
-  select string_agg(format('%L, OLD.%I', a, a), ', ') into old_key from unnest(keys) a;
+  new_key := oneway.image_expression(keys, 'NEW');
+  old_key := oneway.image_expression(keys, 'OLD');
+  new_row := oneway.image_expression(array(select c.name from oneway.stored_columns(tbl) c), 'NEW');
   perform oneway.drop_capture_triggers(tbl, qualified);
   if mode = 'image' then
-    -- runs with its owner's rights (see 06-roles.sql); every name in it is schema-qualified or in
-    -- pg_catalog; the body is passed as a quoted literal, so no name can end it early
-    execute format('create function %s() returns trigger language plpgsql security definer as %L',
-      oneway.capture_function(tbl), format($body$
+    body := format($body$
       begin
         if TG_OP = 'INSERT' then
-          insert into oneway.change_log(object_type, object_id, op, row_image) values (%L, jsonb_build_object(%s), 'I', to_jsonb(NEW));
+          insert into oneway.change_log(object_type, object_id, op, row_image) values (%L, %s, 'I', %s);
         elsif TG_OP = 'UPDATE' then
-          insert into oneway.change_log(object_type, object_id, op, row_image) values (%L, jsonb_build_object(%s), 'U', to_jsonb(NEW));
+          insert into oneway.change_log(object_type, object_id, op, row_image) values (%L, %s, 'U', %s);
         else
-          insert into oneway.change_log(object_type, object_id, op) values (%L, jsonb_build_object(%s), 'D');
+          insert into oneway.change_log(object_type, object_id, op) values (%L, %s, 'D');
         end if;
         return null;
-      end $body$, qualified, new_key, qualified, old_key, qualified, old_key));
-    execute format('create trigger oneway_capture after insert or update or delete on %s for each row execute function %s()',
-                   qualified, oneway.capture_function(tbl));
+      end $body$, qualified, new_key, new_row, qualified, old_key, new_row, qualified, old_key);
   else
-    execute format('create trigger oneway_capture after insert or update or delete on %s '
-                   'for each row execute function oneway.capture_reference(%L, %s)', qualified, qualified, args);
+    body := format($body$
+      begin
+        perform oneway.capture_reference(%L, case when TG_OP = 'INSERT' then %s else %s end, left(TG_OP, 1));
+        return null;
+      end $body$, qualified, new_key, old_key);
   end if;
+  -- runs with its owner's rights (see 06-roles.sql); every name in it is schema-qualified or in
+  -- pg_catalog; the body is passed as a quoted literal, so no name can end it early
+  execute format('create function %s() returns trigger language plpgsql security definer %s as %L',
+                 oneway.capture_function(tbl), oneway.text_form_settings(), body);
+  execute format('create trigger oneway_capture after insert or update or delete on %s for each row execute function %s()',
+                 qualified, oneway.capture_function(tbl));
   execute format('drop trigger if exists oneway_refuse_truncate on %s', qualified);
   execute format('create trigger oneway_refuse_truncate before truncate on %s '
                  'for each statement execute function oneway.refuse_truncate()', qualified);

@@ -48,7 +48,8 @@ begin
   return id;
 end $$;
 
--- Block an object: all its changes not yet acknowledged. Returns how many were blocked.
+-- Block an object: all its changes not yet acknowledged. Returns how many were blocked. The key
+-- may be given with JSON numbers ({"id": 7}); the log holds text forms ({"id": "7"}).
 create or replace function oneway.block_object(tbl regclass, key jsonb, reason text default null) returns int
 language plpgsql as $$
 declare
@@ -57,7 +58,7 @@ declare
 begin
   update oneway.change_log l set state = 'B', blocked_at = coalesce(l.blocked_at, now()), block_reason = reason
     from oneway.sender_state s
-   where l.object_type = qualified and l.object_id = key
+   where l.object_type = qualified and l.object_id = oneway.key_text(key)
      and not exists (select from oneway.change_position p where p.log_id = l.log_id and p.position <= s.acked_position);
   get diagnostics n = row_count;
   if n = 0 then
@@ -84,7 +85,7 @@ declare
   n int;
 begin
   update oneway.change_log set state = 'L', blocked_at = null, block_reason = null
-   where object_type = oneway.captured_name(tbl) and object_id = key and state = 'B';
+   where object_type = oneway.captured_name(tbl) and object_id = oneway.key_text(key) and state = 'B';
   get diagnostics n = row_count;
   if n = 0 then
     raise exception '% % has no blocked change', tbl, key using errcode = '22023';

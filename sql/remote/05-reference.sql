@@ -10,28 +10,21 @@
 
 create index if not exists change_log_reference_objects on oneway.change_log (object_type, object_id) where capture_mode = 'R';
 
-create or replace function oneway.capture_reference() returns trigger
+-- A change of a reference-mode table, from its generated capture function (02-capture.sql):
+-- refused when an earlier change of the same object is not delivered yet, unless directly
+-- consecutive; otherwise logged with its key only.
+drop function if exists oneway.capture_reference();
+create or replace function oneway.capture_reference(table_name text, k jsonb, change_op char(1)) returns void
 language plpgsql as $$
 declare
-  key_image jsonb;
-  k jsonb := '{}';
-  i int;
   new_id bigint := nextval('oneway.change_log_log_id_seq');
   prev record;
 begin
-  if TG_OP = 'INSERT' then
-    key_image := to_jsonb(NEW);
-  else
-    key_image := to_jsonb(OLD);
-  end if;
-  for i in 1 .. TG_NARGS - 1 loop
-    k := k || jsonb_build_object(TG_ARGV[i], key_image -> TG_ARGV[i]);
-  end loop;
   select l.log_id, p.position, l.op, l.logged_at, l.txid into prev
     from oneway.change_log l
     left join oneway.change_position p on p.log_id = l.log_id
     cross join oneway.sender_state s
-   where l.capture_mode = 'R' and l.object_type = TG_ARGV[0] and l.object_id = k
+   where l.capture_mode = 'R' and l.object_type = table_name and l.object_id = k
      and (p.position is null or p.position > s.acked_position)
    order by l.log_id desc
    limit 1;
@@ -43,31 +36,33 @@ begin
      and not (prev.txid = pg_current_xact_id()::text::bigint
               and prev.log_id = (select max(l.log_id) from oneway.change_log l where l.txid = prev.txid)) then
     raise exception 'oneway: % % has an undelivered change (log id %, %, % at %)',
-        TG_ARGV[0], k, prev.log_id, coalesce('position ' || prev.position, 'not yet positioned'), prev.op, prev.logged_at
+        table_name, k, prev.log_id, coalesce('position ' || prev.position, 'not yet positioned'), prev.op, prev.logged_at
       using errcode = 'OW001',
             hint = 'the table is captured in reference mode: change this object again once the central database has '
                    'acknowledged that change (see oneway.change_log_status), or right after it';
   end if;
   insert into oneway.change_log(log_id, object_type, object_id, op, capture_mode)
-  values (new_id, TG_ARGV[0], k, left(TG_OP, 1), 'R');
-  return null;
+  values (new_id, table_name, k, change_op, 'R');
 end $$;
 
--- The current row of a logged object as JSON, or null when it no longer exists. The table
--- name and key columns come from the log (written by the capture trigger) and are quoted.
+-- The current row of a logged object as its text-form image (shared/text-forms.sql), or null
+-- when it no longer exists. The table name and key columns come from the log (written by the
+-- capture trigger) and are quoted; the settings text forms depend on are pinned.
 create or replace function oneway.current_row(object_type text, key jsonb) returns jsonb
-language plpgsql stable as $$
+language plpgsql stable
+set datestyle = 'ISO, YMD' set intervalstyle = 'postgres' set timezone = 'UTC' set extra_float_digits = 3
+set bytea_output = 'hex' set lc_monetary = 'C' as $$
 declare
   tbl regclass := to_regclass(object_type);
-  cols text;
   r jsonb;
 begin
   if tbl is null then
     return null;
   end if;
-  select string_agg(quote_ident(c), ', ') into cols from jsonb_object_keys(key) c;
-  execute format('select to_jsonb(t) from %s t where (%s) = (select %s from jsonb_populate_record(null::%s, $1))',
-                 tbl, cols, cols, tbl)
+  execute format('select %s from %s t where (%s) = (select %s from (select $1 as k) x)',
+                 oneway.image_expression(array(select c.name from oneway.stored_columns(tbl) c), 't'), tbl,
+                 (select string_agg(format('t.%I::text', c), ', ') from jsonb_object_keys(key) c),
+                 (select string_agg(format('x.k ->> %L', c), ', ') from jsonb_object_keys(key) c))
     into r using key;
   return r;
 end $$;

@@ -4,7 +4,7 @@
 -- the rights of their owner (the administrator who installed this SQL, or who called
 -- enable_capture for the per-table functions of image mode). Every name in them is
 -- schema-qualified or in pg_catalog, which is searched first, so no caller can redirect them.
-alter function oneway.capture_reference() security definer;
+alter function oneway.capture_reference(text, jsonb, char) security definer;
 
 -- The replicator's remote connection: a member of oneway_sender, e.g.
 --   create user oneway_branch1 password '...' in role oneway_sender;

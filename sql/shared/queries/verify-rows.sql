@@ -1,2 +1,2 @@
--- verify: keys and row hashes of the buckets that differ.
-select key, row_hash from oneway.verify_rows(?::regclass, ?, ?)
+-- verify: keys and text-form images of the rows of the buckets that differ.
+select key, image from oneway.verify_rows(?::regclass, ?, ?)

@@ -516,7 +516,7 @@ public final class ChangeApplier {
             for (int i = 0; i < args.length; i++) {
                 ps.setObject(i + 1, args[i]);
             }
-            ps.executeUpdate();
+            ps.execute();
         }
     }
 }

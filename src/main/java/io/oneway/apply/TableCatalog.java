@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,9 +20,11 @@ import io.oneway.wire.ChangeRecord;
 
 /**
  * Generates the apply statement of a change: only for tables the configuration lists, with
- * table and column names taken from the central catalogue and quoted, and every value bound
- * (the row and key travel as one JSON parameter that {@code jsonb_populate_record} turns into
- * typed columns of the target table).
+ * table and column names taken from the central catalogue and quoted, and every value bound.
+ * The row and key travel as one JSON parameter each, of text forms (shared/text-forms.sql):
+ * each is cast back by the central column's own type, so a value round-trips exactly and a JSON
+ * null stays distinct from SQL NULL. Generated columns are computed by the central database; an
+ * identity column GENERATED ALWAYS keeps the remote's value (OVERRIDING SYSTEM VALUE).
  */
 public final class TableCatalog implements Statements {
 
@@ -31,6 +34,14 @@ public final class TableCatalog implements Statements {
     private final Map<String, String> statements = new ConcurrentHashMap<>();
     private final Map<String, String> batchStatements = new ConcurrentHashMap<>();
     private volatile Set<Long> allowed;
+
+    /** A column of a central table as the applier needs it. */
+    record Column(String name, String type, boolean generated, boolean identityAlways) {
+        /** The text form in JSON object {@code alias}, cast to this column's type. */
+        String cast(String alias) {
+            return "(" + alias + " ->> " + literal(name) + ")::" + type;
+        }
+    }
 
     /** @param configuredTables oneway.apply.tables: comma-separated, schema-qualified names of the tables that may be written */
     public TableCatalog(DataSource central, String configuredTables) {
@@ -43,6 +54,14 @@ public final class TableCatalog implements Statements {
         this.configuredTables = List.copyOf(configuredTables);
     }
 
+    /** Forget what was read from the catalogue (after a schema change, or a resume once an operator fixed one). */
+    public void forget() {
+        byLoggedName.clear();
+        statements.clear();
+        batchStatements.clear();
+        allowed = null;
+    }
+
     /** The statement text for a change; its parameters are {@link #parameters(ChangeRecord)}. */
     public String statement(ChangeRecord change) throws ApplyHaltException, SQLException {
         return statement(change, RowShape.of(change));
@@ -51,23 +70,31 @@ public final class TableCatalog implements Statements {
     @Override
     public String statement(ChangeRecord change, RowShape shape) throws ApplyHaltException, SQLException {
         Table table = table(change);
-        List<String> columns = shape.columns();
-        List<String> keys = shape.keyColumns();
-        String cacheKey = table.quotedName + '\u0000' + change.op() + '\u0000' + columns + '\u0000' + keys;
+        String cacheKey = table.quotedName + '\u0000' + change.op() + '\u0000' + shape.columns() + '\u0000' + shape.keyColumns();
         String sql = statements.get(cacheKey);
         if (sql == null) {
-            for (String column : columns) {
-                if (!table.columns.contains(column)) {
-                    throw new ApplyHaltException(change, "column \"" + column + "\" of the row image is not a writable column of "
-                            + table.quotedName + " on the central database");
+            List<Column> columns = new ArrayList<>();
+            for (String name : shape.columns()) {
+                Column column = table.columns.get(name);
+                if (column == null) {
+                    throw new ApplyHaltException(change, "column \"" + name + "\" of the row image does not exist in " + table.quotedName
+                            + " on the central database: the remote table has a column this one lacks");
                 }
-            }
-            for (String key : keys) {
-                if (!table.allColumns.contains(key)) {
-                    throw new ApplyHaltException(change, "key column \"" + key + "\" does not exist in " + table.quotedName);
+                if (column.generated()) {
+                    throw new ApplyHaltException(change, "column \"" + name + "\" of " + table.quotedName + " is generated on the central "
+                            + "database but not on the remote: define it the same way on both sides");
                 }
+                columns.add(column);
             }
-            sql = generate(table.quotedName, change.op(), quoted(columns), quoted(keys));
+            List<Column> keys = new ArrayList<>();
+            for (String name : shape.keyColumns()) {
+                Column column = table.columns.get(name);
+                if (column == null) {
+                    throw new ApplyHaltException(change, "key column \"" + name + "\" does not exist in " + table.quotedName);
+                }
+                keys.add(column);
+            }
+            sql = generate(table.quotedName, change.op(), columns, keys);
             batchStatements.put(sql, generateBatch(table.quotedName, change.op(), columns, keys));
             statements.put(cacheKey, sql);
         }
@@ -114,35 +141,53 @@ public final class TableCatalog implements Statements {
         };
     }
 
-    static String generate(String table, String op, String columns, String keys) {
-        String record = "jsonb_populate_record(null::" + table + ", ?::jsonb)";
+    static String generate(String table, String op, List<Column> columns, List<Column> keys) {
         return switch (op) {
-            case "I" -> "insert into " + table + " (" + columns + ") select " + columns + " from " + record;
-            case "U" -> "update " + table + " set (" + columns + ") = (select " + columns + " from " + record + ") where ("
-                    + keys + ") = (select " + keys + " from " + record + ")";
-            case "D" -> "delete from " + table + " where (" + keys + ") = (select " + keys + " from " + record + ")";
+            case "I" -> insert(table, columns) + " from (select ?::jsonb as r) n";
+            case "U" -> update(table, columns) + " from (select ?::jsonb as r, ?::jsonb as k) n where " + keysMatch(keys);
+            case "D" -> "delete from " + table + " t using (select ?::jsonb as k) n where " + keysMatch(keys);
             default -> throw new IllegalArgumentException("operation " + op);
         };
     }
 
-    static String generateBatch(String table, String op, List<String> columns, List<String> keys) {
-        String keysMatch = "(" + qualified("t", keys) + ") = (" + qualified("k", keys) + ")";
+    static String generateBatch(String table, String op, List<Column> columns, List<Column> keys) {
         return switch (op) {
-            case "I" -> "insert into " + table + " (" + quoted(columns) + ") select " + quoted(columns)
-                    + " from jsonb_populate_recordset(null::" + table + ", ?::jsonb)";
-            case "U" -> "update " + table + " t set (" + quoted(columns) + ") = row(" + qualified("r", columns) + ")"
-                    + " from rows from (jsonb_array_elements(?::jsonb), jsonb_array_elements(?::jsonb)) as x(new_row, old_key)"
-                    + " cross join lateral jsonb_populate_record(null::" + table + ", x.new_row) r"
-                    + " cross join lateral jsonb_populate_record(null::" + table + ", x.old_key) k where " + keysMatch;
-            case "D" -> "delete from " + table + " t using jsonb_populate_recordset(null::" + table + ", ?::jsonb) k where " + keysMatch;
+            case "I" -> insert(table, columns) + " from jsonb_array_elements(?::jsonb) as n(r)";
+            case "U" -> update(table, columns) + " from rows from (jsonb_array_elements(?::jsonb), jsonb_array_elements(?::jsonb)) as n(r, k)"
+                    + " where " + keysMatch(keys);
+            case "D" -> "delete from " + table + " t using jsonb_array_elements(?::jsonb) as n(k) where " + keysMatch(keys);
             default -> throw new IllegalArgumentException("operation " + op);
         };
     }
 
-    private static String qualified(String alias, List<String> names) {
-        List<String> q = new ArrayList<>(names.size());
-        for (String n : names) {
-            q.add(alias + "." + quote(n));
+    private static String insert(String table, List<Column> columns) {
+        boolean overriding = columns.stream().anyMatch(Column::identityAlways);
+        return "insert into " + table + " (" + names(columns, "") + ")" + (overriding ? " overriding system value" : "") + " select "
+                + casts(columns, "n.r");
+    }
+
+    /** An identity column GENERATED ALWAYS cannot be set by an update (nor could the remote have changed it). */
+    private static String update(String table, List<Column> columns) {
+        List<Column> set = columns.stream().filter(c -> !c.identityAlways()).toList();
+        return "update " + table + " t set (" + names(set, "") + ") = row(" + casts(set, "n.r") + ")";
+    }
+
+    private static String keysMatch(List<Column> keys) {
+        return "(" + names(keys, "t.") + ") = (" + casts(keys, "n.k") + ")";
+    }
+
+    private static String names(List<Column> columns, String prefix) {
+        List<String> q = new ArrayList<>(columns.size());
+        for (Column c : columns) {
+            q.add(prefix + quote(c.name()));
+        }
+        return String.join(", ", q);
+    }
+
+    private static String casts(List<Column> columns, String alias) {
+        List<String> q = new ArrayList<>(columns.size());
+        for (Column c : columns) {
+            q.add(c.cast(alias));
         }
         return String.join(", ", q);
     }
@@ -152,12 +197,9 @@ public final class TableCatalog implements Statements {
         return '"' + identifier.replace("\"", "\"\"") + '"';
     }
 
-    private static String quoted(List<String> names) {
-        List<String> q = new ArrayList<>(names.size());
-        for (String n : names) {
-            q.add(quote(n));
-        }
-        return String.join(", ", q);
+    /** A single-quoted SQL string literal; embedded quotes are doubled (standard_conforming_strings is on since PostgreSQL 9.1). */
+    static String literal(String text) {
+        return '\'' + text.replace("'", "''") + '\'';
     }
 
     private Table table(ChangeRecord change) throws ApplyHaltException, SQLException {
@@ -181,16 +223,13 @@ public final class TableCatalog implements Statements {
                 ps.setLong(1, oid);
                 try (ResultSet rs = ps.executeQuery()) {
                     String name = null;
-                    Set<String> writable = new HashSet<>();
-                    Set<String> all = new HashSet<>();
+                    Map<String, Column> columns = new LinkedHashMap<>();
                     while (rs.next()) {
                         name = quote(rs.getString("schema_name")) + "." + quote(rs.getString("table_name"));
-                        all.add(rs.getString("column_name"));
-                        if (!rs.getBoolean("generated")) {
-                            writable.add(rs.getString("column_name"));
-                        }
+                        columns.put(rs.getString("column_name"), new Column(rs.getString("column_name"), rs.getString("type_name"),
+                                rs.getBoolean("generated"), rs.getBoolean("identity_always")));
                     }
-                    return new Table(name, Set.copyOf(writable), Set.copyOf(all));
+                    return new Table(name, Map.copyOf(columns));
                 }
             }
         }
@@ -229,6 +268,6 @@ public final class TableCatalog implements Statements {
         }
     }
 
-    private record Table(String quotedName, Set<String> columns, Set<String> allColumns) {
+    private record Table(String quotedName, Map<String, Column> columns) {
     }
 }

@@ -1,5 +1,7 @@
 package io.oneway.ops;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,16 +18,20 @@ import java.util.TreeSet;
 
 import javax.sql.DataSource;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.oneway.support.SqlScript;
 
 /**
  * Compares replicated tables between a remote and the central database (SPEC §7 verify): row
- * counts and per-bucket digests of the rows in key order; where a bucket differs, the rows are
- * compared and the first differing keys named.
+ * counts and per-bucket digests of the rows' exact text forms in key order; where a bucket
+ * differs, the rows are compared and the first differing keys named, with the differing columns.
  */
 public final class Verifier {
 
     private static final int BUCKETS = 64;
+    private static final ObjectMapper JSON = new ObjectMapper();
     private final DataSource remote;
     private final DataSource central;
     private final int keysToName;
@@ -82,13 +88,38 @@ public final class Verifier {
         List<String> out = new ArrayList<>();
         for (String k : keys) {
             if (!java.util.Objects.equals(r.get(k), c.get(k))) {
-                out.add(k + (r.containsKey(k) ? c.containsKey(k) ? " (row differs)" : " (missing on central)" : " (only on central)"));
+                out.add(k + (r.containsKey(k) ? c.containsKey(k) ? " (differs in " + differingColumns(r.get(k), c.get(k)) + ")" : " (missing on central)"
+                        : " (only on central)"));
                 if (out.size() == keysToName) {
                     break;
                 }
             }
         }
         return out;
+    }
+
+    /** The columns whose text forms differ between two images of a row, or that only one has. */
+    static String differingColumns(String remoteImage, String centralImage) {
+        try {
+            JsonNode r = JSON.readTree(remoteImage);
+            JsonNode c = JSON.readTree(centralImage);
+            Set<String> names = new TreeSet<>();
+            r.fieldNames().forEachRemaining(names::add);
+            c.fieldNames().forEachRemaining(names::add);
+            List<String> differing = new ArrayList<>();
+            for (String name : names) {
+                if (!r.has(name)) {
+                    differing.add(name + " only on central");
+                } else if (!c.has(name)) {
+                    differing.add(name + " missing on central");
+                } else if (!r.get(name).equals(c.get(name))) {
+                    differing.add(name);
+                }
+            }
+            return String.join(", ", differing);
+        } catch (IOException e) {
+            throw new UncheckedIOException("a row image is not JSON", e);
+        }
     }
 
     private record Bucket(long rows, String digest) {

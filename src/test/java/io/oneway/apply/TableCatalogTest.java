@@ -16,30 +16,35 @@ class TableCatalogTest {
         assertEquals("\"a\"\"; drop table x; --\"", TableCatalog.quote("a\"; drop table x; --"));
     }
 
+    private static final TableCatalog.Column A = new TableCatalog.Column("a", "bigint", false, false);
+    private static final TableCatalog.Column B = new TableCatalog.Column("b", "numeric(14,2)", false, false);
+    private static final TableCatalog.Column ID = new TableCatalog.Column("id", "integer", false, true);
+
     @Test
-    void statements_bind_the_row_and_key_as_json_parameters() {
-        assertEquals("insert into \"s\".\"t\" (\"a\", \"b\") select \"a\", \"b\" from jsonb_populate_record(null::\"s\".\"t\", ?::jsonb)",
-                TableCatalog.generate("\"s\".\"t\"", "I", "\"a\", \"b\"", "\"a\""));
-        assertEquals("update \"s\".\"t\" set (\"a\", \"b\") = (select \"a\", \"b\" from jsonb_populate_record(null::\"s\".\"t\", ?::jsonb))"
-                + " where (\"a\") = (select \"a\" from jsonb_populate_record(null::\"s\".\"t\", ?::jsonb))",
-                TableCatalog.generate("\"s\".\"t\"", "U", "\"a\", \"b\"", "\"a\""));
-        assertEquals("delete from \"s\".\"t\" where (\"a\") = (select \"a\" from jsonb_populate_record(null::\"s\".\"t\", ?::jsonb))",
-                TableCatalog.generate("\"s\".\"t\"", "D", "", "\"a\""));
+    void statements_bind_row_and_key_as_json_and_cast_each_text_form_by_its_column_type() {
+        assertEquals("insert into \"s\".\"t\" (\"a\", \"b\") select (n.r ->> 'a')::bigint, (n.r ->> 'b')::numeric(14,2) from (select ?::jsonb as r) n",
+                TableCatalog.generate("\"s\".\"t\"", "I", List.of(A, B), List.of(A)));
+        assertEquals("update \"s\".\"t\" t set (\"a\", \"b\") = row((n.r ->> 'a')::bigint, (n.r ->> 'b')::numeric(14,2))"
+                + " from (select ?::jsonb as r, ?::jsonb as k) n where (t.\"a\") = ((n.k ->> 'a')::bigint)",
+                TableCatalog.generate("\"s\".\"t\"", "U", List.of(A, B), List.of(A)));
+        assertEquals("delete from \"s\".\"t\" t using (select ?::jsonb as k) n where (t.\"a\") = ((n.k ->> 'a')::bigint)",
+                TableCatalog.generate("\"s\".\"t\"", "D", List.of(), List.of(A)));
     }
 
     @Test
-    void batch_statements_bind_json_arrays_and_match_rows_by_key() {
-        List<String> columns = List.of("a", "b");
-        List<String> key = List.of("a");
-        assertEquals("insert into \"s\".\"t\" (\"a\", \"b\") select \"a\", \"b\" from jsonb_populate_recordset(null::\"s\".\"t\", ?::jsonb)",
-                TableCatalog.generateBatch("\"s\".\"t\"", "I", columns, key));
-        assertEquals("update \"s\".\"t\" t set (\"a\", \"b\") = row(r.\"a\", r.\"b\")"
-                + " from rows from (jsonb_array_elements(?::jsonb), jsonb_array_elements(?::jsonb)) as x(new_row, old_key)"
-                + " cross join lateral jsonb_populate_record(null::\"s\".\"t\", x.new_row) r"
-                + " cross join lateral jsonb_populate_record(null::\"s\".\"t\", x.old_key) k where (t.\"a\") = (k.\"a\")",
-                TableCatalog.generateBatch("\"s\".\"t\"", "U", columns, key));
-        assertEquals("delete from \"s\".\"t\" t using jsonb_populate_recordset(null::\"s\".\"t\", ?::jsonb) k where (t.\"a\") = (k.\"a\")",
-                TableCatalog.generateBatch("\"s\".\"t\"", "D", List.of(), key));
+    void an_identity_column_generated_always_keeps_the_remotes_value_and_is_never_set_by_an_update() {
+        assertEquals("insert into \"t\" (\"id\", \"b\") overriding system value select (n.r ->> 'id')::integer, (n.r ->> 'b')::numeric(14,2)"
+                + " from jsonb_array_elements(?::jsonb) as n(r)", TableCatalog.generateBatch("\"t\"", "I", List.of(ID, B), List.of(ID)));
+        assertEquals("update \"t\" t set (\"b\") = row((n.r ->> 'b')::numeric(14,2))"
+                + " from rows from (jsonb_array_elements(?::jsonb), jsonb_array_elements(?::jsonb)) as n(r, k)"
+                + " where (t.\"id\") = ((n.k ->> 'id')::integer)", TableCatalog.generateBatch("\"t\"", "U", List.of(ID, B), List.of(ID)));
+    }
+
+    @Test
+    void names_in_literals_have_their_quotes_doubled() {
+        TableCatalog.Column odd = new TableCatalog.Column("it's", "text", false, false);
+        assertEquals("delete from \"t\" t using jsonb_array_elements(?::jsonb) as n(k) where (t.\"it's\") = ((n.k ->> 'it''s')::text)",
+                TableCatalog.generateBatch("\"t\"", "D", List.of(), List.of(odd)));
     }
 
     @Test

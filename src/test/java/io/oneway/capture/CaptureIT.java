@@ -48,27 +48,34 @@ class CaptureIT {
     }
 
     @Test
-    void the_row_image_restores_every_common_column_type_exactly() {
-        exec(db, """
+    void the_row_image_holds_every_columns_text_form_whatever_the_writers_settings() {
+        String insert = """
                 insert into "Odd Schema"."all types" values
-                 (1, 'ключ ✓', 12345678901234567890.0123456789, 'NaN', -7, true, E'tab\\there \\"quoted\\" Ünïcødé 😀',
+                 (1, 'ключ ✓', 12345678901234567890.0123456789, 0.1, -7, true, E'tab\\there \\"quoted\\" Ünïcødé 😀',
                   '\\x00ff10'::bytea, '{"a": [1, 2.50, null], "b": {"c": "d"}}', '{1,NULL,3}', '{"x,y","with \\"quote\\""}',
                   '2024-02-29 23:59:59.123456+05:30', '2024-02-29', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', '1 day 02:03:04'),
-                 (2, '', null, null, null, null, null, null, null, null, null, null, null, null, null)""");
-
-        assertEquals(2L, number(db, "select count(*) from oneway.change_log"));
-        // the image, turned back into a row of the same table, equals the row itself, column by column
-        assertEquals(2L, number(db, """
-                select count(*) from oneway.change_log l
-                  join "Odd Schema"."all types" orig on (orig.id, orig."Key part") = ((l.object_id->>'id')::bigint, l.object_id->>'Key part')
-                 where jsonb_populate_record(null::"Odd Schema"."all types", l.row_image) is not distinct from orig"""));
+                 (2, '', null, 'NaN', null, null, null, null, 'null', null, null, null, null, null, null)""";
+        // set local inside the statement: the JDBC driver refuses to see DateStyle other than ISO reported back
+        exec(db, "do $do$ begin set local datestyle = 'SQL, DMY'; set local intervalstyle = 'sql_standard'; set local timezone = 'Asia/Kolkata'; "
+                + "set local extra_float_digits = -15; set local bytea_output = 'escape'; set local lc_monetary = 'C'; " + insert + "; end $do$");
+        Map<String, Object> first = rows(db, "select row_image::text as img from oneway.change_log where object_id->>'id' = '1'").get(0);
+        assertEquals("{\"b\": \"true\", \"d\": \"2024-02-29\", \"f\": \"0.1\", \"i\": \"-7\", "
+                + "\"j\": \"{\\\"a\\\": [1, 2.50, null], \\\"b\\\": {\\\"c\\\": \\\"d\\\"}}\", \"n\": \"12345678901234567890.0123456789\", "
+                + "\"t\": \"tab\\there \\\"quoted\\\" Ünïcødé 😀\", \"u\": \"a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11\", \"id\": \"1\", "
+                + "\"iv\": \"1 day 02:03:04\", \"ts\": \"2024-02-29 18:29:59.123456+00\", \"arr\": \"{1,NULL,3}\", \"bin\": \"\\\\x00ff10\", "
+                + "\"tarr\": \"{\\\"x,y\\\",\\\"with \\\\\\\"quote\\\\\\\"\\\"}\", \"Key part\": \"ключ ✓\"}", first.get("img"));
+        Map<String, Object> second = rows(db, "select row_image->>'j' as j, row_image->'n' as n, row_image->>'f' as f "
+                + "from oneway.change_log where object_id->>'id' = '2'").get(0);
+        assertEquals("null", second.get("j"), "a jsonb column holding JSON null is the text null");
+        assertEquals("null", String.valueOf(second.get("n")), "an SQL NULL is JSON null");
+        assertEquals("NaN", second.get("f"));
         assertEquals("\"Odd Schema\".\"all types\"", value(db, "select distinct object_type from oneway.change_log"));
     }
 
     @Test
     void a_composite_key_is_logged_with_all_its_columns() {
         exec(db, "insert into \"Odd Schema\".\"all types\"(id, \"Key part\") values (7, 'k')");
-        assertEquals("{\"id\": 7, \"Key part\": \"k\"}", value(db, "select object_id::text from oneway.change_log"));
+        assertEquals("{\"id\": \"7\", \"Key part\": \"k\"}", value(db, "select object_id::text from oneway.change_log"));
     }
 
     @Test
@@ -77,8 +84,8 @@ class CaptureIT {
         exec(db, "update plain set id = 2, v = 'b' where id = 1");
         List<Map<String, Object>> log = rows(db, "select op, object_id::text as k, row_image::text as img from oneway.change_log order by log_id");
         assertEquals(List.of("I", "U"), log.stream().map(r -> r.get("op")).toList());
-        assertEquals("{\"id\": 1}", log.get(1).get("k"));
-        assertEquals("{\"v\": \"b\", \"id\": 2}", log.get(1).get("img"));
+        assertEquals("{\"id\": \"1\"}", log.get(1).get("k"));
+        assertEquals("{\"v\": \"b\", \"id\": \"2\"}", log.get(1).get("img"));
     }
 
     @Test
@@ -86,7 +93,7 @@ class CaptureIT {
         exec(db, "insert into plain values (1, 'a')");
         exec(db, "delete from plain where id = 1");
         Map<String, Object> del = rows(db, "select object_id::text as k, row_image from oneway.change_log where op = 'D'").get(0);
-        assertEquals("{\"id\": 1}", del.get("k"));
+        assertEquals("{\"id\": \"1\"}", del.get("k"));
         assertNull(del.get("row_image"));
     }
 
@@ -149,9 +156,9 @@ class CaptureIT {
         List<Map<String, Object>> log = rows(db, "select object_type, op, object_id::text as k from oneway.change_log order by log_id");
         assertEquals(List.of("I", "U", "D"), log.stream().map(r -> r.get("op")).toList());
         assertEquals("public.\"we'ird $body$ \"\"t\"", log.get(0).get("object_type"));
-        assertEquals("{\"2nd\": \"a\", \"k'$body$;--\": 1}", log.get(0).get("k"));
-        assertEquals("{\"2nd\": \"a\", \"k'$body$;--\": 1}", log.get(1).get("k"), "the key before the update");
-        assertEquals("{\"2nd\": \"b\", \"k'$body$;--\": 1}", log.get(2).get("k"));
+        assertEquals("{\"2nd\": \"a\", \"k'$body$;--\": \"1\"}", log.get(0).get("k"));
+        assertEquals("{\"2nd\": \"a\", \"k'$body$;--\": \"1\"}", log.get(1).get("k"), "the key before the update");
+        assertEquals("{\"2nd\": \"b\", \"k'$body$;--\": \"1\"}", log.get(2).get("k"));
         exec(db, "select oneway.disable_capture('\"we''ird $body$ \"\"t\"')");
     }
 

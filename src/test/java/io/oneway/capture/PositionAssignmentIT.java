@@ -68,7 +68,7 @@ class PositionAssignmentIT {
         assign();
 
         assertEquals(List.of(1L, 2L), positions());
-        assertEquals(List.of("{\"id\": 1}", "{\"id\": 4}"), objectIdsByPosition());
+        assertEquals(List.of("{\"id\": \"1\"}", "{\"id\": \"4\"}"), objectIdsByPosition());
     }
 
     @Test
@@ -80,13 +80,13 @@ class PositionAssignmentIT {
             exec(t2, "insert into items(id) values (2)");
             t2.commit();
             assign();
-            assertEquals(List.of("{\"id\": 2}"), objectIdsByPosition());
+            assertEquals(List.of("{\"id\": \"2\"}"), objectIdsByPosition());
             t1.commit();
         }
         assign();
 
         assertEquals(List.of(1L, 2L), positions());
-        assertEquals(List.of("{\"id\": 2}", "{\"id\": 1}"), objectIdsByPosition());
+        assertEquals(List.of("{\"id\": \"2\"}", "{\"id\": \"1\"}"), objectIdsByPosition());
     }
 
     @Test
@@ -107,9 +107,9 @@ class PositionAssignmentIT {
         List<Map<String, Object>> log = rows(db, "select position, txid::text as txid, object_id::text as id, op from oneway.change_log_status order by position");
         assertEquals(4, log.size());
         String t1 = (String) log.get(0).get("txid");
-        assertEquals(List.of("{\"id\": 1}", "{\"id\": 2}"), List.of(log.get(0).get("id"), log.get(1).get("id")));
+        assertEquals(List.of("{\"id\": \"1\"}", "{\"id\": \"2\"}"), List.of(log.get(0).get("id"), log.get(1).get("id")));
         assertEquals(t1, log.get(1).get("txid"));
-        assertEquals(List.of("{\"id\": 100}", "{\"id\": 1}"), List.of(log.get(2).get("id"), log.get(3).get("id")));
+        assertEquals(List.of("{\"id\": \"100\"}", "{\"id\": \"1\"}"), List.of(log.get(2).get("id"), log.get(3).get("id")));
         assertEquals("U", log.get(3).get("op"));
     }
 
@@ -153,8 +153,8 @@ class PositionAssignmentIT {
         assertEquals(0, assign(), "a pass after everything was numbered numbers nothing");
 
         assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L), positions());
-        assertEquals(List.of("{\"id\": 10}", "{\"id\": 11}", "{\"id\": 12}", "{\"id\": 13}", "{\"id\": 14}",
-                "{\"id\": 2}", "{\"id\": 20}", "{\"id\": 1}", "{\"id\": 3}", "{\"id\": 30}"), objectIdsByPosition());
+        assertEquals(List.of("{\"id\": \"10\"}", "{\"id\": \"11\"}", "{\"id\": \"12\"}", "{\"id\": \"13\"}", "{\"id\": \"14\"}",
+                "{\"id\": \"2\"}", "{\"id\": \"20\"}", "{\"id\": \"1\"}", "{\"id\": \"3\"}", "{\"id\": \"30\"}"), objectIdsByPosition());
     }
 
     @Test

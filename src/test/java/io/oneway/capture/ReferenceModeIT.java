@@ -53,7 +53,7 @@ class ReferenceModeIT {
     void a_later_change_of_an_object_with_an_undelivered_change_is_refused_naming_it() {
         exec(remote, "insert into shop.documents(id, title, body, scan) values (1, 'one', repeat('x', 100000), '\\x00ff')");
         exec(remote, "insert into shop.documents(id, title) values (2, 'two')");
-        long pending = number(remote, "select log_id from oneway.change_log where object_id = '{\"id\": 1}'");
+        long pending = number(remote, "select log_id from oneway.change_log where object_id = '{\"id\": \"1\"}'");
 
         SQLException e = assertThrows(SQLException.class, () -> write("update shop.documents set title = 'one again' where id = 1"));
         assertEquals("OW001", e.getSQLState());

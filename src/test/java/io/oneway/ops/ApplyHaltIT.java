@@ -60,7 +60,7 @@ class ApplyHaltIT {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> notifications.containing("\"halted\"").size() == 1);
         String notice = notifications.containing("\"halted\"").get(0);
-        long diverged = number(fixture.remote("branch1"), "select position from oneway.change_log_status where op = 'U' and object_id = '{\"id\": 2}'");
+        long diverged = number(fixture.remote("branch1"), "select position from oneway.change_log_status where op = 'U' and object_id = '{\"id\": \"2\"}'");
         assertTrue(notice.contains("\"side\":\"apply\"") && notice.contains("\"halted_position\":\"" + diverged + "\"") && notice.contains("found no row"), notice);
         assertTrue(notice.contains("./oneway resume branch1"), notice);
         assertEquals(HealthCheck.State.DOWN, fixture.centralBean("applyWatch", HaltWatch.class).call().getState());

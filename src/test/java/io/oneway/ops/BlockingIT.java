@@ -57,13 +57,13 @@ class BlockingIT {
         for (int i = 1; i <= 5; i++) {
             exec(fixture.remote("branch1"), "insert into shop.customers(id, name) values (?, ?)", i, "c" + i);
         }
-        long third = number(fixture.remote("branch1"), "select log_id from oneway.change_log where object_id = '{\"id\": 3}'");
+        long third = number(fixture.remote("branch1"), "select log_id from oneway.change_log where object_id = '{\"id\": \"3\"}'");
         assertEquals(0, OnewayCommand.run(settings, "block-change", List.of(Long.toString(third), "customer 3 is under audit")));
         fixture.startRemote("branch1");
 
         await().atMost(Duration.ofSeconds(30)).until(() -> notifications.containing("\"halted\"").size() == 1);
         String notice = notifications.containing("\"halted\"").get(0);
-        for (String expected : List.of("\"log_id\":\"" + third + "\"", "\"position\":\"3\"", "shop.customers", "{\\\"id\\\": 3}", "\"op\":\"I\"",
+        for (String expected : List.of("\"log_id\":\"" + third + "\"", "\"position\":\"3\"", "shop.customers", "{\\\"id\\\": \\\"3\\\"}", "\"op\":\"I\"",
                 "\"waiting\":\"2\"", "customer 3 is under audit", "since")) {
             assertTrue(notice.contains(expected), expected + " in " + notice);
         }
@@ -106,7 +106,7 @@ class BlockingIT {
     @Test
     @Order(2)
     void unblocking_resumes_the_transfer_by_itself_and_everything_arrives_in_order() throws Exception {
-        long third = number(fixture.remote("branch1"), "select log_id from oneway.change_log where object_id = '{\"id\": 3}'");
+        long third = number(fixture.remote("branch1"), "select log_id from oneway.change_log where object_id = '{\"id\": \"3\"}'");
         assertEquals(0, OnewayCommand.run(settings, "unblock-change", List.of(Long.toString(third))));
 
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(30));

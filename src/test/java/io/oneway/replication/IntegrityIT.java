@@ -91,7 +91,7 @@ class IntegrityIT {
         assertEquals(HealthCheck.State.DOWN, health.getState());
         assertTrue(health.getMessage().orElse("").contains("Integrity ALARM"), health.getMessage().orElse(""));
         assertEquals(acked, number(remote, "select acked_position from oneway.sender_state"), "never recorded");
-        assertEquals(1, number(remote, "select count(*) from oneway.change_log_status where object_id = '{\"id\": 20}'"), "nothing purged on it");
+        assertEquals(1, number(remote, "select count(*) from oneway.change_log_status where object_id = '{\"id\": \"20\"}'"), "nothing purged on it");
 
         fixture.startCentral();
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(30));
@@ -105,7 +105,7 @@ class IntegrityIT {
         fixture.stopRemote("branch1");
         exec(remote, "insert into shop.customers(id, name) values (30, 'genuine')");
         exec(remote, "select oneway.assign_positions(1000)");
-        Map<String, Object> genuine = rows(remote, "select position, txid, logged_at from oneway.change_log_status where object_id = '{\"id\": 30}'").get(0);
+        Map<String, Object> genuine = rows(remote, "select position, txid, logged_at from oneway.change_log_status where object_id = '{\"id\": \"30\"}'").get(0);
         long position = (Long) genuine.get("position");
         // the forgery arrives first, at the position the central database expects next
         attacker.frame(CHANGES, new ChangeFrame("branch1", incarnation(), List.of(new ChangeRecord(position, (Long) genuine.get("txid"), true,
@@ -116,7 +116,7 @@ class IntegrityIT {
         await().atMost(Duration.ofSeconds(60)).until(() -> notifications.containing("first at position " + position).size() == 1);
         assertEquals(position, number(remote, "select diverged_position from oneway.sender_state"));
         String notice = notifications.containing("first at position " + position).get(0);
-        assertTrue(notice.contains("Transfer HALTED") && notice.contains("shop.customers") && notice.contains("{\\\"id\\\": 30}"), notice);
+        assertTrue(notice.contains("Transfer HALTED") && notice.contains("shop.customers") && notice.contains("{\\\"id\\\": \\\"30\\\"}"), notice);
         assertEquals(1, notifications.containing("\"halted\"").stream().filter(n -> n.contains("Transfer HALTED")).count(),
                 "halted once; what became known later comes as an update");
         assertTrue(transferHealth().getMessage().orElse("").contains("first at position " + position));

@@ -1,0 +1,56 @@
+-- Oneway, both sides: rows as their columns' text forms (SPEC §5: values round-trip exactly,
+-- whatever either side's session settings). A row image is a JSON object of column name to the
+-- column's text form (the type's own output, as COPY writes it), or JSON null for SQL NULL: a
+-- jsonb column holding JSON null is the string "null", never confused with SQL NULL, and a json
+-- column's text is kept byte for byte. The central database casts each text back by its own
+-- column's type.
+--
+-- The settings that change a type's text output are pinned wherever a text form is made or
+-- read (the capture functions, current_row, verify, the applier's transactions): DateStyle,
+-- IntervalStyle, TimeZone, extra_float_digits, bytea_output, lc_monetary (and, when reading,
+-- xmloption).
+
+create schema if not exists oneway;
+
+-- The SET clauses of a function that makes text forms.
+create or replace function oneway.text_form_settings() returns text
+language sql immutable as $$
+select 'set datestyle = ''ISO, YMD'' set intervalstyle = ''postgres'' set timezone = ''UTC'' '
+       'set extra_float_digits = 3 set bytea_output = ''hex'' set lc_monetary = ''C'''
+$$;
+
+-- The stored columns of a table (not dropped, not generated), in their order.
+create or replace function oneway.stored_columns(tbl regclass) returns table (name text, num int)
+language sql stable as $$
+select a.attname::text, a.attnum::int from pg_attribute a
+ where a.attrelid = tbl and a.attnum > 0 and not a.attisdropped and a.attgenerated = ''
+ order by a.attnum
+$$;
+
+-- The primary key columns of a table, in key order.
+create or replace function oneway.key_columns(tbl regclass) returns text[]
+language sql stable as $$
+select array_agg(a.attname::text order by k.ord)
+  from pg_index x
+  cross join lateral unnest(x.indkey) with ordinality as k(attnum, ord)
+  join pg_attribute a on a.attrelid = x.indrelid and a.attnum = k.attnum
+ where x.indrelid = tbl and x.indisprimary
+$$;
+
+-- An SQL expression that makes the text-form image of these columns of the record `alias`
+-- (NEW, OLD, or a table alias): jsonb_build_object('c', alias.c::text, ...), in parts of 50
+-- columns (a function takes at most 100 arguments).
+create or replace function oneway.image_expression(columns text[], alias text) returns text
+language sql immutable as $$
+select coalesce(string_agg(part, ' || ' order by grp), '''{}''::jsonb')
+  from (select (c.ord - 1) / 50 as grp,
+               format('jsonb_build_object(%s)', string_agg(format('%L, %s.%I::text', c.name, alias, c.name), ', ' order by c.ord)) as part
+          from unnest(columns) with ordinality as c(name, ord)
+         group by 1) p
+$$;
+
+-- A key given by an operator ({"id": 7}) in the text form the log holds it in ({"id": "7"}).
+create or replace function oneway.key_text(key jsonb) returns jsonb
+language sql immutable as $$
+select coalesce(jsonb_object_agg(k.key, k.value #>> '{}'), '{}'::jsonb) from jsonb_each(key) k
+$$;
