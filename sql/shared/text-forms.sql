@@ -39,10 +39,10 @@ $$;
 
 -- An SQL expression that makes the text-form image of these columns of the record `alias`
 -- (NEW, OLD, or a table alias): jsonb_build_object('c', alias.c::text, ...), in parts of 50
--- columns (a function takes at most 100 arguments).
+-- columns (a function takes at most 100 arguments), in parentheses so that it can be cast.
 create or replace function oneway.image_expression(columns text[], alias text) returns text
 language sql immutable as $$
-select coalesce(string_agg(part, ' || ' order by grp), '''{}''::jsonb')
+select '(' || coalesce(string_agg(part, ' || ' order by grp), '''{}''::jsonb') || ')'
   from (select (c.ord - 1) / 50 as grp,
                format('jsonb_build_object(%s)', string_agg(format('%L, %s.%I::text', c.name, alias, c.name), ', ' order by c.ord)) as part
           from unnest(columns) with ordinality as c(name, ord)
