@@ -117,6 +117,14 @@ begin
   return null;
 end $$;
 
+-- Lets the applier read and move a sequence.
+create or replace function oneway.grant_sequence(seq regclass) returns void
+language plpgsql as $$
+begin
+  execute format('grant usage on schema %I to oneway_applier', (select n.nspname from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.oid = seq));
+  execute format('grant select, update on sequence %s to oneway_applier', seq);
+end $$;
+
 -- Enables a central table for replication: the applier may write it, everyone else may not
 -- (the protection above), and it is recorded as replicated from the source, when given.
 create or replace function oneway.enable_apply(tbl regclass, source text default null) returns text
@@ -132,6 +140,11 @@ begin
   end if;
   execute format('grant usage on schema %I to oneway_applier', schema_name);
   execute format('grant select, insert, update, delete on %s to oneway_applier', qualified);
+  -- its serial and identity sequences, which the remote's sequence values move (remote 10-sequences.sql)
+  perform oneway.grant_sequence(d.objid::regclass)
+     from pg_depend d
+    where d.classid = 'pg_class'::regclass and d.refclassid = 'pg_class'::regclass and d.refobjid = tbl and d.deptype in ('a', 'i')
+      and (select c.relkind from pg_class c where c.oid = d.objid) = 'S';
   execute format('drop trigger if exists oneway_read_only on %s', qualified);
   execute format('create trigger oneway_read_only before insert or update or delete or truncate on %s '
                  'for each statement execute function oneway.refuse_write()', qualified);

@@ -89,10 +89,16 @@ begin
   execute format('drop trigger if exists oneway_refuse_truncate on %s', qualified);
   execute format('create trigger oneway_refuse_truncate before truncate on %s '
                  'for each statement execute function oneway.refuse_truncate()', qualified);
-  insert into oneway.captured_table(table_name, relid, key_columns, capture_mode)
-  values (qualified, tbl, keys, case mode when 'image' then 'I' else 'R' end)
-  on conflict (table_name) do update set relid = excluded.relid, key_columns = excluded.key_columns,
-                                         capture_mode = excluded.capture_mode, enabled_at = now();
+  -- what the central database compares its table with: the columns as they are now (09-schema.sql)
+  if not exists (select from oneway.captured_table c where c.relid = tbl and c.table_name = qualified
+                    and c.columns = oneway.table_columns(tbl) and c.key_columns = keys) then
+    perform oneway.log_schema('enable_capture', format('select oneway.enable_capture(%L, %L)', qualified, mode), qualified,
+                              oneway.table_columns(tbl), keys, '[]');
+  end if;
+  insert into oneway.captured_table(table_name, relid, key_columns, capture_mode, columns)
+  values (qualified, tbl, keys, case mode when 'image' then 'I' else 'R' end, oneway.table_columns(tbl))
+  on conflict (relid) do update set table_name = excluded.table_name, key_columns = excluded.key_columns,
+                                    capture_mode = excluded.capture_mode, columns = excluded.columns, enabled_at = now();
   return qualified;
 end $$;
 

@@ -54,3 +54,19 @@ create or replace function oneway.key_text(key jsonb) returns jsonb
 language sql immutable as $$
 select coalesce(jsonb_object_agg(k.key, k.value #>> '{}'), '{}'::jsonb) from jsonb_each(key) k
 $$;
+
+-- A table's columns as schema changes describe them (09-schema.sql on the remote, the
+-- central database's comparison): number, name, type as SQL writes it, not null, default,
+-- generation expression of a stored generated column, identity kind ('a' always, 'd' by
+-- default, '' none), in column order.
+create or replace function oneway.table_columns(tbl regclass) returns jsonb
+language sql stable as $$
+select coalesce(jsonb_agg(jsonb_build_object(
+         'num', a.attnum, 'name', a.attname, 'type', format_type(a.atttypid, a.atttypmod), 'not_null', a.attnotnull,
+         'default', case when a.attgenerated = '' then pg_get_expr(d.adbin, d.adrelid) end,
+         'generated', case when a.attgenerated <> '' then pg_get_expr(d.adbin, d.adrelid) end,
+         'identity', a.attidentity::text) order by a.attnum), '[]')
+  from pg_attribute a
+  left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+ where a.attrelid = tbl and a.attnum > 0 and not a.attisdropped
+$$;

@@ -36,12 +36,17 @@ public final class ChangeApplier {
     private static final long MAX_STATEMENT_BYTES = 4L << 20;
     private final DataSource central;
     private final TableCatalog catalog;
+    private final SchemaChanges schemaChanges;
+    private final SequenceValues sequenceValues;
     private final int pageChanges;
 
     /** @param pageChanges changes read from the staging table at a time while a staged transaction is applied */
-    public ChangeApplier(DataSource central, TableCatalog catalog, int pageChanges) {
+    public ChangeApplier(DataSource central, TableCatalog catalog, SchemaChanges schemaChanges, SequenceValues sequenceValues,
+            int pageChanges) {
         this.central = central;
         this.catalog = catalog;
+        this.schemaChanges = schemaChanges;
+        this.sequenceValues = sequenceValues;
         this.pageChanges = pageChanges;
     }
 
@@ -84,6 +89,11 @@ public final class ChangeApplier {
             }
         }
         return out;
+    }
+
+    /** Whatever was read from the catalogue is read again (an operator changed a table, then resumed). */
+    public void forgetCatalog() {
+        catalog.forget();
     }
 
     /** The fingerprints of applied changes {@code from..to} that the receive log still holds, in position order. */
@@ -220,7 +230,7 @@ public final class ChangeApplier {
 
     /** How a page's changes are grouped into batches: {@link ApplyPlan} (few round trips) or strictly in position order. */
     private interface Planner {
-        List<ApplyPlan.Batch> plan(List<ChangeRecord> changes) throws SQLException, ApplyHaltException;
+        List<ApplyPlan.Batch> plan(Connection c, List<ChangeRecord> changes) throws SQLException, ApplyHaltException;
     }
 
     /** How a batch is executed: as one statement, or as one statement per change. */
@@ -239,8 +249,8 @@ public final class ChangeApplier {
             boolean staged) throws SQLException, ApplyHaltException {
         try {
             try {
-                return applyRun(source, first, last, pages, receivedAt, skipped, digest, staged, changes -> ApplyPlan.of(changes, catalog),
-                        this::executeAsOne);
+                return applyRun(source, first, last, pages, receivedAt, skipped, digest, staged,
+                        (c, changes) -> ApplyPlan.of(changes, (change, shape) -> catalog.statement(c, change, shape)), this::executeAsOne);
             } catch (SQLException e) {
                 if (!isPermanent(e)) {
                     throw e;
@@ -271,10 +281,23 @@ public final class ChangeApplier {
                     throw new StaleProgressException(source, locked.appliedPosition(), locked.stagedPosition());
                 }
                 byte[][] running = {digest};
+                boolean[] schemaChanged = {false};
                 pages.forEach(c, page -> {
-                    for (ApplyPlan.Batch batch : planner.plan(toApply(page, skipped))) {
-                        executor.execute(c, batch);
+                    // a schema change is applied at its place: the changes before it with the table as it was, those after as it is
+                    List<ChangeRecord> segment = new ArrayList<>();
+                    for (ChangeRecord change : toApply(page, skipped)) {
+                        if (change.schemaChange()) {
+                            applySegment(c, segment, planner, executor);
+                            segment.clear();
+                            schemaChanged[0] = true;
+                            schemaChanges.apply(c, change);
+                        } else if (change.sequenceValue()) {
+                            sequenceValues.apply(c, change);
+                        } else {
+                            segment.add(change);
+                        }
                     }
+                    applySegment(c, segment, planner, executor);
                     running[0] = logReceived(c, source, page, receivedAt, skipped, running[0]);
                 });
                 if (staged) {
@@ -282,10 +305,24 @@ public final class ChangeApplier {
                 }
                 update(c, "central/queries/advance-progress.sql", last, running[0], source);
                 c.commit();
+                if (schemaChanged[0]) {
+                    catalog.forget();
+                }
                 return running[0];
             } catch (SQLException | ApplyHaltException | RowCountMismatch | RuntimeException e) {
                 c.rollback();
+                // what a schema change in this transaction made the catalogue look like is gone with it
+                catalog.forget();
                 throw e;
+            }
+        }
+    }
+
+    private static void applySegment(Connection c, List<ChangeRecord> segment, Planner planner, BatchExecutor executor)
+            throws SQLException, ApplyHaltException, RowCountMismatch {
+        if (!segment.isEmpty()) {
+            for (ApplyPlan.Batch batch : planner.plan(c, segment)) {
+                executor.execute(c, batch);
             }
         }
     }
@@ -312,10 +349,10 @@ public final class ChangeApplier {
     }
 
     /** Consecutive changes with the same statement, in position order. */
-    private List<ApplyPlan.Batch> inOrder(List<ChangeRecord> changes) throws SQLException, ApplyHaltException {
+    private List<ApplyPlan.Batch> inOrder(Connection c, List<ChangeRecord> changes) throws SQLException, ApplyHaltException {
         List<ApplyPlan.Batch> batches = new ArrayList<>();
         for (ChangeRecord change : changes) {
-            String sql = catalog.statement(change);
+            String sql = catalog.statement(c, change);
             if (batches.isEmpty() || !batches.get(batches.size() - 1).sql().equals(sql)) {
                 batches.add(new ApplyPlan.Batch(sql, new ArrayList<>()));
             }
@@ -448,7 +485,13 @@ public final class ChangeApplier {
                 pages.forEach(c, page -> {
                     first[0] = first[0] == null && !page.isEmpty() ? page.get(0) : first[0];
                     for (ChangeRecord change : toApply(page, skipped)) {
-                        tryOne(c, change);
+                        if (change.schemaChange()) {
+                            schemaChanges.apply(c, change);
+                        } else if (change.sequenceValue()) {
+                            sequenceValues.apply(c, change);
+                        } else {
+                            tryOne(c, change);
+                        }
                     }
                 });
                 return new ApplyHaltException(first[0], runError);
@@ -458,12 +501,13 @@ public final class ChangeApplier {
                 throw new IllegalStateException(e);
             } finally {
                 c.rollback();
+                catalog.forget();
             }
         }
     }
 
     private void tryOne(Connection c, ChangeRecord change) throws SQLException, ApplyHaltException {
-        try (PreparedStatement ps = c.prepareStatement(catalog.statement(change))) {
+        try (PreparedStatement ps = c.prepareStatement(catalog.statement(c, change))) {
             bind(ps, TableCatalog.parameters(change));
             if (!expected(change, ps.executeUpdate())) {
                 throw new ApplyHaltException(change, "the databases diverged: " + change.op() + " found no row for key " + change.key());

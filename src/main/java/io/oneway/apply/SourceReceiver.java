@@ -262,7 +262,12 @@ final class SourceReceiver {
     private boolean applyOrStage() throws SQLException, ApplyHaltException {
         ParkedChanges.Run run = parked.run(applied + 1, settings.maxRun(), settings.maxRunBytes(), true);
         if (!run.changes().isEmpty()) {
-            digest = applier.apply(source, run.changes(), run.receivedAt(), skipped, digest);
+            try {
+                digest = applier.apply(source, run.changes(), run.receivedAt(), skipped, digest);
+            } catch (ApplyHaltException e) {
+                applyBefore(run, e);
+                throw e;
+            }
             applied(run.last(), run.changes().size());
             return false;
         }
@@ -272,6 +277,30 @@ final class SourceReceiver {
             return false;
         }
         return true;
+    }
+
+    /**
+     * A run halted at a change: the whole source transactions before that change's are applied,
+     * so that the source stops exactly at its transaction.
+     */
+    private void applyBefore(ParkedChanges.Run run, ApplyHaltException halt) throws SQLException {
+        List<ChangeRecord> before = new ArrayList<>();
+        int complete = 0;
+        for (ChangeRecord c : run.changes()) {
+            if (c.txid() == halt.change().txid() || c.position() >= halt.change().position()) {
+                break;
+            }
+            before.add(c);
+            complete = c.txEnd() ? before.size() : complete;
+        }
+        if (complete > 0) {
+            try {
+                digest = applier.apply(source, before.subList(0, complete), run.receivedAt(), skipped, digest);
+                applied(before.get(complete - 1).position(), complete);
+            } catch (ApplyHaltException e) {
+                LOG.warn("Source {}: the transactions before the halting one were refused too ({})", source, e.getMessage());
+            }
+        }
     }
 
     /** A large transaction is being staged: stage more of it, or apply it once its end arrived. */
@@ -380,6 +409,7 @@ final class SourceReceiver {
         try {
             SourceProgress p = applier.progress(source);
             if (!p.halted()) {
+                applier.forgetCatalog();
                 reload();
                 LOG.info("Source {}: resumed by an operator, applying from position {}{}", source, applied + 1,
                         skipped.isEmpty() ? "" : " and skipping positions " + skipped);

@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import javax.sql.DataSource;
 
 
 import io.oneway.support.SqlScript;
@@ -26,9 +25,8 @@ import io.oneway.wire.ChangeRecord;
  * null stays distinct from SQL NULL. Generated columns are computed by the central database; an
  * identity column GENERATED ALWAYS keeps the remote's value (OVERRIDING SYSTEM VALUE).
  */
-public final class TableCatalog implements Statements {
+public final class TableCatalog {
 
-    private final DataSource central;
     private final List<String> configuredTables;
     private final Map<String, Table> byLoggedName = new ConcurrentHashMap<>();
     private final Map<String, String> statements = new ConcurrentHashMap<>();
@@ -44,13 +42,12 @@ public final class TableCatalog implements Statements {
     }
 
     /** @param configuredTables oneway.apply.tables: comma-separated, schema-qualified names of the tables that may be written */
-    public TableCatalog(DataSource central, String configuredTables) {
-        this(central, java.util.Arrays.stream(configuredTables.split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList());
+    public TableCatalog(String configuredTables) {
+        this(java.util.Arrays.stream(configuredTables.split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList());
     }
 
     /** @param configuredTables the tables that may be written, schema-qualified */
-    public TableCatalog(DataSource central, List<String> configuredTables) {
-        this.central = central;
+    public TableCatalog(List<String> configuredTables) {
         this.configuredTables = List.copyOf(configuredTables);
     }
 
@@ -62,14 +59,18 @@ public final class TableCatalog implements Statements {
         allowed = null;
     }
 
-    /** The statement text for a change; its parameters are {@link #parameters(ChangeRecord)}. */
-    public String statement(ChangeRecord change) throws ApplyHaltException, SQLException {
-        return statement(change, RowShape.of(change));
+    /**
+     * The statement text for a change; its parameters are {@link #parameters(ChangeRecord)}. The
+     * catalogue is read through {@code c}, the apply transaction's connection, so that a schema
+     * change applied earlier in the same transaction is seen.
+     */
+    public String statement(Connection c, ChangeRecord change) throws ApplyHaltException, SQLException {
+        return statement(c, change, RowShape.of(change));
     }
 
-    @Override
-    public String statement(ChangeRecord change, RowShape shape) throws ApplyHaltException, SQLException {
-        Table table = table(change);
+    /** The statement text for a change whose key and row read as {@code shape}. */
+    public String statement(Connection c, ChangeRecord change, RowShape shape) throws ApplyHaltException, SQLException {
+        Table table = table(c, change);
         String cacheKey = table.quotedName + '\u0000' + change.op() + '\u0000' + shape.columns() + '\u0000' + shape.keyColumns();
         String sql = statements.get(cacheKey);
         if (sql == null) {
@@ -202,35 +203,41 @@ public final class TableCatalog implements Statements {
         return '\'' + text.replace("'", "''") + '\'';
     }
 
-    private Table table(ChangeRecord change) throws ApplyHaltException, SQLException {
+    /**
+     * The quoted name of a replicated table, as the central catalogue knows it through {@code c}.
+     * @throws ApplyHaltException when it is not listed in oneway.apply.tables, or missing
+     */
+    public String quotedName(Connection c, ChangeRecord change) throws ApplyHaltException, SQLException {
+        return table(c, change).quotedName;
+    }
+
+    private Table table(Connection c, ChangeRecord change) throws ApplyHaltException, SQLException {
         Table t = byLoggedName.get(change.table());
         if (t == null) {
-            t = load(change);
+            t = load(c, change);
             byLoggedName.put(change.table(), t);
         }
         return t;
     }
 
-    private Table load(ChangeRecord change) throws ApplyHaltException, SQLException {
-        try (Connection c = central.getConnection()) {
-            Set<Long> allowedOids = allowed(c);
-            Long oid = oid(c, change.table());
-            if (oid == null || !allowedOids.contains(oid)) {
-                throw new ApplyHaltException(change, "table " + change.table() + " is not replicated to this central database "
-                        + "(not listed in oneway.apply.tables, or missing)");
-            }
-            try (PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/table-columns.sql"))) {
-                ps.setLong(1, oid);
-                try (ResultSet rs = ps.executeQuery()) {
-                    String name = null;
-                    Map<String, Column> columns = new LinkedHashMap<>();
-                    while (rs.next()) {
-                        name = quote(rs.getString("schema_name")) + "." + quote(rs.getString("table_name"));
-                        columns.put(rs.getString("column_name"), new Column(rs.getString("column_name"), rs.getString("type_name"),
-                                rs.getBoolean("generated"), rs.getBoolean("identity_always")));
-                    }
-                    return new Table(name, Map.copyOf(columns));
+    private Table load(Connection c, ChangeRecord change) throws ApplyHaltException, SQLException {
+        Set<Long> allowedOids = allowed(c);
+        Long oid = oid(c, change.table());
+        if (oid == null || !allowedOids.contains(oid)) {
+            throw new ApplyHaltException(change, "table " + change.table() + " is not replicated to this central database "
+                    + "(not listed in oneway.apply.tables, or missing)");
+        }
+        try (PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/table-columns.sql"))) {
+            ps.setLong(1, oid);
+            try (ResultSet rs = ps.executeQuery()) {
+                String name = null;
+                Map<String, Column> columns = new LinkedHashMap<>();
+                while (rs.next()) {
+                    name = quote(rs.getString("schema_name")) + "." + quote(rs.getString("table_name"));
+                    columns.put(rs.getString("column_name"), new Column(rs.getString("column_name"), rs.getString("type_name"),
+                            rs.getBoolean("generated"), rs.getBoolean("identity_always")));
                 }
+                return new Table(name, Map.copyOf(columns));
             }
         }
     }

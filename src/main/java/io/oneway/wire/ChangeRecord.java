@@ -8,7 +8,8 @@ package io.oneway.wire;
  * @param txid      source transaction id
  * @param txEnd     true on the last change of the transaction
  * @param table     schema-qualified table name as logged (quoted where needed)
- * @param op        I, U or D
+ * @param op        I, U, D, or S for a schema change (the row then describes it, sql/remote/09-schema.sql), Q for a
+ *                  sequence's value (sql/remote/10-sequences.sql)
  * @param reference true when the table is captured in reference mode: the row is the current
  *                  one, read when the message was built, and null when the row is gone since
  * @param key       primary key values, a JSON object (for U and D the key before the change)
@@ -21,6 +22,16 @@ public record ChangeRecord(long position, long txid, boolean txEnd, String table
 
     public ChangeRecord withMac(String newMac) {
         return new ChangeRecord(position, txid, txEnd, table, op, reference, key, row, loggedAt, newMac);
+    }
+
+    /** A schema change of the table, not a change of a row. */
+    public boolean schemaChange() {
+        return "S".equals(op);
+    }
+
+    /** A sequence's value, not a change of a row. */
+    public boolean sequenceValue() {
+        return "Q".equals(op);
     }
 
     /** How operators see a change in log lines: position, operation, table and key. */

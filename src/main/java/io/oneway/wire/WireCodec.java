@@ -309,7 +309,7 @@ public final class WireCodec {
             if (end == null || reference == null) {
                 throw new MalformedMessageException("field '" + (end == null ? "e" : "ref") + "' is missing or not a boolean");
             }
-            if (op == null || !op.equals("I") && !op.equals("U") && !op.equals("D")) {
+            if (op == null || !op.equals("I") && !op.equals("U") && !op.equals("D") && !op.equals("S") && !op.equals("Q")) {
                 throw new MalformedMessageException(op == null ? "field 'o' is missing or not a string" : "unknown operation '" + op + "'");
             }
             if (table == null || key == null || !rowSeen || at == null || mac == null) {

@@ -38,7 +38,8 @@ class GapDetectorIT {
     }
 
     private GapDetector detector(ReceiverSettings settings) {
-        return new GapDetector(new ChangeApplier(central, new TableCatalog(central, "public.items"), 4), new OnewayMetrics(), settings);
+        TableCatalog catalog = new TableCatalog("public.items");
+        return new GapDetector(new ChangeApplier(central, catalog, new SchemaChanges(catalog, "additive"), new SequenceValues(catalog), 4), new OnewayMetrics(), settings);
     }
 
     @Test

@@ -153,7 +153,7 @@ class CaptureIT {
         exec(db, "update \"we'ird $body$ \"\"t\" set \"2nd\" = 'b'");
         exec(db, "delete from \"we'ird $body$ \"\"t\"");
 
-        List<Map<String, Object>> log = rows(db, "select object_type, op, object_id::text as k from oneway.change_log order by log_id");
+        List<Map<String, Object>> log = rows(db, "select object_type, op, object_id::text as k from oneway.change_log where op <> 'S' order by log_id");
         assertEquals(List.of("I", "U", "D"), log.stream().map(r -> r.get("op")).toList());
         assertEquals("public.\"we'ird $body$ \"\"t\"", log.get(0).get("object_type"));
         assertEquals("{\"2nd\": \"a\", \"k'$body$;--\": \"1\"}", log.get(0).get("k"));

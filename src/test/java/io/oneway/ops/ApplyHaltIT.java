@@ -53,6 +53,7 @@ class ApplyHaltIT {
     @Test
     @Order(1)
     void an_update_that_finds_no_row_halts_the_source_and_is_notified() {
+        long before = number(fixture.central(), "select applied_position from oneway.source_progress");
         repair(fixture.central(), "test: the central database loses a row", "delete from shop.customers where id = 2");
         // one statement, two rows: the two updates are applied as one batch, which must still name the change that diverged
         exec(fixture.remote("branch1"), "update shop.customers set name = 'changed' where id in (1, 2)");
@@ -64,7 +65,7 @@ class ApplyHaltIT {
         assertTrue(notice.contains("\"side\":\"apply\"") && notice.contains("\"halted_position\":\"" + diverged + "\"") && notice.contains("found no row"), notice);
         assertTrue(notice.contains("./oneway resume branch1"), notice);
         assertEquals(HealthCheck.State.DOWN, fixture.centralBean("applyWatch", HaltWatch.class).call().getState());
-        assertEquals(3, number(fixture.central(), "select applied_position from oneway.source_progress"));
+        assertEquals(before, number(fixture.central(), "select applied_position from oneway.source_progress"));
         assertEquals(0, number(fixture.central(), "select count(*) from shop.customers where id = 4"));
     }
 

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import io.oneway.apply.ChangeApplier;
+import io.oneway.apply.SchemaChanges;
+import io.oneway.apply.SequenceValues;
 import io.oneway.apply.TableCatalog;
 import io.oneway.ops.SchemaInstaller.Part;
 import io.oneway.testing.PostgresFixture;
@@ -65,7 +67,8 @@ class ReadOnlyIT {
 
     @Test
     void the_appliers_writes_pass() throws Exception {
-        ChangeApplier applier = new ChangeApplier(central, new TableCatalog(central, "shop.items"), 100);
+        TableCatalog catalog = new TableCatalog("shop.items");
+        ChangeApplier applier = new ChangeApplier(central, catalog, new SchemaChanges(catalog, "additive"), new SequenceValues(catalog), 100);
         applier.progress("branch1");
         applier.apply("branch1", List.of(new ChangeRecord(1, 7, true, "shop.items", "U", false, "{\"id\": 1}", "{\"id\": 1, \"v\": \"applied\"}",
                 "2026-11-30T10:00:00.000000Z", null)), Instant.now(), Set.of(), Fingerprint.START);

@@ -1,8 +1,10 @@
 package io.oneway.replication;
 
 import static io.oneway.testing.Sql.exec;
+import static io.oneway.testing.Sql.number;
 import static io.oneway.testing.Sql.repair;
 import static io.oneway.testing.Sql.rows;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,7 +31,7 @@ import io.oneway.testing.ReplicationFixture;
  * table with a column of every built-in type family and their edge values, written with
  * DateStyle, IntervalStyle, TimeZone, extra_float_digits and bytea_output unlike the central
  * database's, compares equal column by column in text form; verify sees a difference in any
- * column, JSON null against SQL NULL included.
+ * column, JSON null against SQL NULL included; the central identity sequence follows the remote's.
  */
 class ExactValuesIT {
 
@@ -125,6 +127,20 @@ class ExactValuesIT {
             String expected = "{\"id\": \"" + (100 + k) + "\"} (differs in " + columns.get(k) + ")";
             assertTrue(planted.toString().contains(expected), expected + " in " + planted);
         }
+    }
+
+    @Test
+    void the_central_identity_sequence_follows_the_remotes_and_never_goes_back() {
+        String last = "coalesce(pg_sequence_last_value(pg_get_serial_sequence('shop.everything', 'serial_id')::regclass), 0)";
+        write("insert into shop.everything (id) values (1000), (1001)");
+        long remoteLast = number(remote, "select " + last);
+        await().atMost(Duration.ofSeconds(60)).until(() -> number(fixture.central(), "select " + last) == remoteLast);
+
+        exec(fixture.central(), "select setval(pg_get_serial_sequence('shop.everything', 'serial_id'), 100000)");
+        long logged = number(fixture.central(), "select count(*) from oneway.receive_log where op = 'Q'");
+        write("insert into shop.everything (id) values (1002)");
+        await().atMost(Duration.ofSeconds(60)).until(() -> number(fixture.central(), "select count(*) from oneway.receive_log where op = 'Q'") > logged);
+        assertEquals(100000, number(fixture.central(), "select " + last), "never backwards");
     }
 
     /** Runs a statement on the remote with the writer's own settings. */

@@ -1,0 +1,133 @@
+-- Oneway remote side, part 9: schema changes of captured tables travel in position order
+-- (SPEC §5). An event trigger sees every ALTER TABLE (columns, types, defaults, not null, key,
+-- renames), CREATE and DROP INDEX and DROP TABLE of a captured table, and logs it in the change
+-- log as a change of its own (op S), in the writer's transaction, between the data changes
+-- logged before and after it: its row image says what changed (actions), the statement, and the
+-- table's columns and key as they are now. When the columns or the key changed, the table's
+-- capture function is made anew (so a key rename or a new column never breaks writes or goes
+-- unlogged). The central database applies what its policy allows, or halts at that position
+-- with the statement shown (oneway.apply.schema-changes).
+
+-- Logs a schema change of a captured table.
+create or replace function oneway.log_schema(command text, statement text, table_name text, columns jsonb, key_columns text[],
+                                             actions jsonb) returns void
+language sql as $$
+insert into oneway.change_log(object_type, object_id, op, row_image)
+values (table_name, '{}', 'S', jsonb_build_object('command', command, 'statement', statement, 'columns', columns,
+                                                 'key', to_jsonb(key_columns), 'actions', actions))
+$$;
+
+-- What changed between two descriptions of a table (oneway.table_columns), as a list of
+-- actions: add_column, drop_column, rename_column, alter_type, set_default, drop_default,
+-- set_not_null, drop_not_null, alter_generated, set_key, rename_table. Columns are matched by
+-- number, so a rename is a rename and not a drop and an add.
+create or replace function oneway.schema_actions(old_columns jsonb, old_key text[], new_columns jsonb, new_key text[],
+                                                 old_name text, new_name text) returns jsonb
+language plpgsql immutable as $$
+declare
+  actions jsonb := '[]';
+  o jsonb;
+  n jsonb;
+begin
+  for o in select * from jsonb_array_elements(old_columns) loop
+    if not exists (select from jsonb_array_elements(new_columns) x where x->'num' = o->'num') then
+      actions := actions || jsonb_build_object('action', 'drop_column', 'column', o->>'name');
+    end if;
+  end loop;
+  for n in select * from jsonb_array_elements(new_columns) loop
+    select x into o from jsonb_array_elements(old_columns) x where x->'num' = n->'num';
+    if o is null then
+      actions := actions || jsonb_build_object('action', 'add_column', 'column', n->>'name', 'definition', n);
+      continue;
+    end if;
+    if o->>'name' <> n->>'name' then
+      actions := actions || jsonb_build_object('action', 'rename_column', 'from', o->>'name', 'column', n->>'name');
+    end if;
+    if o->>'type' <> n->>'type' then
+      actions := actions || jsonb_build_object('action', 'alter_type', 'column', n->>'name', 'from', o->>'type', 'type', n->>'type');
+    end if;
+    if (o->>'default') is distinct from (n->>'default') then
+      actions := actions || case when n->>'default' is null then jsonb_build_object('action', 'drop_default', 'column', n->>'name')
+                                 else jsonb_build_object('action', 'set_default', 'column', n->>'name', 'default', n->>'default') end;
+    end if;
+    if o->'not_null' <> n->'not_null' then
+      actions := actions || jsonb_build_object('action', case when (n->>'not_null')::boolean then 'set_not_null' else 'drop_not_null' end,
+                                               'column', n->>'name');
+    end if;
+    if (o->>'generated') is distinct from (n->>'generated') then
+      actions := actions || jsonb_build_object('action', 'alter_generated', 'column', n->>'name', 'generated', n->>'generated');
+    end if;
+  end loop;
+  if old_key is distinct from new_key then
+    actions := actions || jsonb_build_object('action', 'set_key', 'key', to_jsonb(new_key));
+  end if;
+  if old_name <> new_name then
+    actions := actions || jsonb_build_object('action', 'rename_table', 'from', old_name, 'to', new_name);
+  end if;
+  return actions;
+end $$;
+
+-- The event trigger at the end of every DDL command: logs what it did to captured tables.
+create or replace function oneway.capture_schema_change() returns event_trigger
+language plpgsql security definer set search_path = pg_catalog, pg_temp as $$
+declare
+  cmd record;
+  t record;
+  table_oid oid;
+  new_name text;
+  new_columns jsonb;
+  new_key text[];
+  actions jsonb;
+begin
+  for cmd in select * from pg_event_trigger_ddl_commands() where classid = 'pg_class'::regclass loop
+    table_oid := coalesce((select i.indrelid from pg_index i where i.indexrelid = cmd.objid), cmd.objid);
+    select c.* into t from oneway.captured_table c where c.relid = table_oid;
+    if not found then
+      continue;
+    end if;
+    if table_oid <> cmd.objid then
+      -- an index of a captured table: told, never needed for the data
+      perform oneway.log_schema(cmd.command_tag, current_query(), t.table_name, t.columns, t.key_columns,
+                                jsonb_build_array(jsonb_build_object('action', 'index', 'definition', pg_get_indexdef(cmd.objid))));
+      continue;
+    end if;
+    select format('%I.%I', n.nspname, c.relname) into new_name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where c.oid = table_oid;
+    new_columns := oneway.table_columns(table_oid);
+    new_key := oneway.key_columns(table_oid);
+    actions := oneway.schema_actions(t.columns, t.key_columns, new_columns, new_key, t.table_name, new_name);
+    if actions = '[]' then
+      continue;
+    end if;
+    perform oneway.log_schema(cmd.command_tag, current_query(), t.table_name, new_columns, new_key, actions);
+    update oneway.captured_table c set columns = new_columns where c.relid = table_oid;
+    if new_key is null then
+      raise exception 'table % no longer has a primary key; capture needs one', new_name
+        using errcode = '42P10', hint = 'add a primary key in the same transaction, or call oneway.disable_capture first';
+    end if;
+    perform oneway.enable_capture(table_oid, case t.capture_mode when 'R' then 'reference' else 'image' end);
+  end loop;
+end $$;
+
+-- The event trigger when objects are dropped: a captured table dropped is logged and no longer captured.
+create or replace function oneway.capture_table_drop() returns event_trigger
+language plpgsql security definer set search_path = pg_catalog, pg_temp as $$
+declare
+  t record;
+begin
+  for t in select c.* from oneway.captured_table c
+            join pg_event_trigger_dropped_objects() d on d.objid = c.relid and d.object_type = 'table' loop
+    perform oneway.log_schema('DROP TABLE', current_query(), t.table_name, '[]', t.key_columns,
+                              jsonb_build_array(jsonb_build_object('action', 'drop_table')));
+    delete from oneway.captured_table c where c.relid = t.relid;
+  end loop;
+end $$;
+
+drop event trigger if exists oneway_capture_schema_change;
+create event trigger oneway_capture_schema_change on ddl_command_end
+  when tag in ('ALTER TABLE', 'CREATE INDEX', 'ALTER INDEX')
+  execute function oneway.capture_schema_change();
+drop event trigger if exists oneway_capture_table_drop;
+create event trigger oneway_capture_table_drop on sql_drop
+  when tag in ('DROP TABLE')
+  execute function oneway.capture_table_drop();
