@@ -6,17 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import io.oneway.ops.Verifier.TableResult;
+import io.oneway.testing.BackgroundWriter;
 import io.oneway.testing.ReplicationFixture;
 import io.oneway.testing.ShopWriter;
 
@@ -37,18 +33,8 @@ class RestartIT {
 
     @Test
     void restarting_receiver_and_sender_in_flight_loses_and_duplicates_nothing() throws Exception {
-        ShopWriter writer = new ShopWriter(fixture.remote("branch1"), 1_000_000, 5);
-        AtomicBoolean writing = new AtomicBoolean(true);
-        ExecutorService pool = Executors.newSingleThreadExecutor();
-        try {
-            // writes go on all the time, so every stop below happens with changes in flight
-            Future<Integer> writes = pool.submit(() -> {
-                int n = 0;
-                while (writing.get()) {
-                    n += writer.write(100);
-                }
-                return n;
-            });
+        // writes go on all the time, so every stop below happens with changes in flight
+        try (BackgroundWriter writer = new BackgroundWriter(new ShopWriter(fixture.remote("branch1"), 1_000_000, 5), 100)) {
             await().atMost(Duration.ofSeconds(60)).until(() -> applied() > 1_000);
             fixture.stopCentral();
             long appliedAtStop = applied();
@@ -62,11 +48,7 @@ class RestartIT {
             fixture.startRemote("branch1");
             await().atMost(Duration.ofSeconds(60)).until(() -> applied() > capturedAtStop + 1_000);
 
-            writing.set(false);
-            assertTrue(writes.get(1, TimeUnit.MINUTES) > 5_000);
-        } finally {
-            writing.set(false);
-            pool.shutdownNow();
+            assertTrue(writer.stop() > 5_000);
         }
 
         fixture.awaitCaughtUp("branch1", Duration.ofMinutes(3));

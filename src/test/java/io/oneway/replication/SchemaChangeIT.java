@@ -11,11 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import javax.sql.DataSource;
 
@@ -30,6 +25,7 @@ import io.oneway.ops.OnewayCommand;
 import io.oneway.ops.Settings;
 import io.oneway.ops.Verifier;
 import io.oneway.ops.Verifier.TableResult;
+import io.oneway.testing.BackgroundWriter;
 import io.oneway.testing.ReplicationFixture;
 import io.oneway.testing.ShopWriter;
 
@@ -68,17 +64,7 @@ class SchemaChangeIT {
     @Test
     @Order(1)
     void additive_changes_between_data_changes_of_running_writers_are_applied_in_place() throws Exception {
-        ShopWriter writer = new ShopWriter(remote, 1_000_000, 7);
-        AtomicBoolean writing = new AtomicBoolean(true);
-        ExecutorService pool = Executors.newSingleThreadExecutor();
-        try {
-            Future<Integer> writes = pool.submit(() -> {
-                int n = 0;
-                while (writing.get()) {
-                    n += writer.write(50);
-                }
-                return n;
-            });
+        try (BackgroundWriter writer = new BackgroundWriter(new ShopWriter(remote, 1_000_000, 7), 50)) {
             await().atMost(Duration.ofSeconds(60)).until(() -> applied() > 500);
             exec(remote, "alter table shop.customers add column loyalty int not null default 5");
             exec(remote, "update shop.customers set loyalty = 7 where id = 1");
@@ -87,11 +73,7 @@ class SchemaChangeIT {
             exec(remote, "insert into shop.customers(id, name) values (900001, 'after the changes')");
             long afterChanges = number(remote, "select count(*) from oneway.change_log");
             await().atMost(Duration.ofSeconds(60)).until(() -> number(remote, "select last_position from oneway.position_counter") > afterChanges);
-            writing.set(false);
-            assertTrue(writes.get(1, TimeUnit.MINUTES) > 500);
-        } finally {
-            writing.set(false);
-            pool.shutdownNow();
+            assertTrue(writer.stop() > 500);
         }
         fixture.awaitCaughtUp("branch1", Duration.ofMinutes(3));
 
