@@ -23,3 +23,4 @@ grant select on oneway.node, oneway.captured_table, oneway.transfer_status, onew
 alter function oneway.current_row(text, jsonb) security definer;
 revoke execute on function oneway.current_row(text, jsonb) from public;
 grant execute on function oneway.current_row(text, jsonb) to oneway_sender;
+grant select, insert, update on oneway.monitor_state to oneway_sender;

@@ -63,6 +63,11 @@ public final class GapDetector {
         return out;
     }
 
+    /** Reads these sources' durable progress now, before anything of them arrives. */
+    public void prepare(List<String> sources) {
+        sources.forEach(source -> receiver(source).prepare());
+    }
+
     /** Each source's receiving state as last published; never waits for an apply. */
     public Map<String, ReceiverStatus> statuses() {
         Map<String, ReceiverStatus> out = new TreeMap<>();

@@ -13,9 +13,10 @@ package io.oneway.apply;
  * @param maxRunBytes             bytes of key and row text per central transaction (likewise)
  * @param maxChangeBytes          the largest change accepted in pieces (oneway.wire.max-change-bytes)
  * @param ackRepeatMillis         an unchanged ack is sent again after this long, since acks get lost too
+ * @param progressMillis          apply progress is logged at most this often
  */
 public record ReceiverSettings(long resendAfterMillis, long rerequestAfterMillis, long maxRerequestAfterMillis, long settleMillis,
-        long maxParkedBytes, int maxRun, long maxRunBytes, long maxChangeBytes, long ackRepeatMillis) {
+        long maxParkedBytes, int maxRun, long maxRunBytes, long maxChangeBytes, long ackRepeatMillis, long progressMillis) {
 
     public ReceiverSettings {
         if (maxParkedBytes < 2 * maxRunBytes) {

@@ -12,11 +12,12 @@ package io.oneway.apply;
  * @param staged         changes staged of a large transaction in progress
  * @param halted         true while the source is halted
  * @param lastHeardMillis when anything of the source last arrived (epoch ms), 0 for never
+ * @param appliedLoggedAtMillis when the last applied change was made on the remote (epoch ms), 0 when not known
  * @param incarnation    the source's incarnation, null before first contact
  * @param digest         the running digest at {@code applied}, Base64
  */
 public record ReceiverStatus(long applied, long received, long highestKnown, int parkedChanges, long parkedBytes, long staged,
-        boolean halted, long lastHeardMillis, String incarnation, String digest) {
+        boolean halted, long lastHeardMillis, long appliedLoggedAtMillis, String incarnation, String digest) {
 
-    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, false, 0, null, null);
+    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, false, 0, 0, null, null);
 }

@@ -16,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.oneway.support.OnewayMetrics;
+import io.oneway.support.ProgressLog;
 import io.oneway.wire.ChangeFrame;
 import io.oneway.wire.ChangeRecord;
 import io.oneway.wire.ChunkFrame;
@@ -45,6 +46,7 @@ final class SourceReceiver {
     private final ParkedChanges parked;
     private final ChunkAssembler pieces;
     private final GapTracker gap;
+    private final ProgressLog progress;
     private final Set<String> refusedIncarnations = new HashSet<>();
     private final ReentrantLock lock = new ReentrantLock();
     private volatile ReceiverStatus status = ReceiverStatus.NONE;
@@ -58,13 +60,12 @@ final class SourceReceiver {
     private Set<Long> skipped = Set.of();
     private long highestKnown;
     private long lastHeard;
+    private long appliedLoggedAt;
     private long ackedApplied = -1;
     private long ackedReceived = -1;
     private long ackSentAt;
     private boolean applyFailing;
     private long resumeCheckedAt;
-    private long reportedAt;
-    private long appliedSinceReport;
 
     SourceReceiver(String source, ChangeApplier applier, OnewayMetrics metrics, ReceiverSettings settings, AtomicLong requestIds) {
         this.source = source;
@@ -74,12 +75,25 @@ final class SourceReceiver {
         this.requestIds = requestIds;
         this.parked = new ParkedChanges(settings.maxParkedBytes());
         this.pieces = new ChunkAssembler(settings.maxParkedBytes(), settings.maxChangeBytes());
+        this.progress = new ProgressLog(SourceReceiver.class.getName(), "Source " + source + ": applied", settings.progressMillis());
         this.gap = new GapTracker(settings.resendAfterMillis(), settings.rerequestAfterMillis(), settings.maxRerequestAfterMillis(),
                 settings.settleMillis());
     }
 
     ReceiverStatus status() {
         return status;
+    }
+
+    /** Reads the source's durable progress before anything of it arrives, so its metrics are right from the start. */
+    void prepare() {
+        lock.lock();
+        try {
+            load();
+        } catch (SQLException e) {
+            // read again when the first message of the source arrives
+        } finally {
+            lock.unlock();
+        }
     }
 
     Optional<ControlMessage> onFrame(ChangeFrame frame) throws SQLException {
@@ -268,6 +282,7 @@ final class SourceReceiver {
                 applyBefore(run, e);
                 throw e;
             }
+            appliedLoggedAt = loggedAt(run.changes().get(run.changes().size() - 1));
             applied(run.last(), run.changes().size());
             return false;
         }
@@ -312,6 +327,7 @@ final class SourceReceiver {
         if (run.changes().get(run.changes().size() - 1).txEnd()) {
             long first = applied + 1;
             digest = applier.applyStaged(source, applied, staged, run.changes(), skipped, digest);
+            appliedLoggedAt = loggedAt(run.changes().get(run.changes().size() - 1));
             applied(run.last(), (int) (run.last() - first + 1));
             return false;
         }
@@ -339,17 +355,15 @@ final class SourceReceiver {
         parked.removeThrough(applied);
         pieces.removeThrough(applied);
         metrics.count("oneway_applied_changes", source, changes);
-        report(changes);
+        progress.add(changes, 1, applied);
     }
 
-    /** An operator-facing progress line at most every few seconds, not one per transaction. */
-    private void report(int changes) {
-        appliedSinceReport += changes;
-        long now = System.currentTimeMillis();
-        if (now - reportedAt >= 5_000) {
-            LOG.info("Source {}: applied up to position {} ({} changes since the last report)", source, applied, appliedSinceReport);
-            reportedAt = now;
-            appliedSinceReport = 0;
+    /** When a change was made on the remote (epoch ms), or 0 when its time does not read as an ISO-8601 instant. */
+    private static long loggedAt(ChangeRecord change) {
+        try {
+            return Instant.parse(change.loggedAt()).toEpochMilli();
+        } catch (RuntimeException e) {
+            return 0;
         }
     }
 
@@ -391,7 +405,7 @@ final class SourceReceiver {
         if (incarnation.equals(offered)) {
             return true;
         }
-        metrics.count("oneway_refused_messages", source, "incarnation");
+        metrics.count("oneway_refused_messages", source, 1, "reason", "incarnation");
         if (refusedIncarnations.add(offered)) {
             LOG.error("Source {}: refused messages of incarnation {}; this central database replicates its incarnation {}. "
                     + "The remote database was re-installed or restored from a backup: re-onboard it.", source, offered, incarnation);
@@ -424,7 +438,7 @@ final class SourceReceiver {
         String reason = "halted at " + e.change().describe() + ": " + e.getMessage();
         parked.clear();
         pieces.clear();
-        metrics.count("oneway_halts", source, "apply");
+        metrics.count("oneway_halts", source, 1);
         LOG.error("Source {} HALTED {}. Nothing after it is applied; other sources go on.", source, reason);
         try {
             applier.halt(source, reason, e.change().position());
@@ -441,7 +455,6 @@ final class SourceReceiver {
         }
         readProgress();
         loaded = true;
-        metrics.gauge("oneway_applied_position", source, () -> status.applied());
         if (halted) {
             LOG.error("Source {} is HALTED: {}", source, applier.progress(source).haltReason());
         } else {
@@ -481,6 +494,6 @@ final class SourceReceiver {
 
     private void publish() {
         status = new ReceiverStatus(applied, received(), highestKnown, parked.count(), parked.bytes() + pieces.bytes(),
-                Math.max(0, staged - applied), halted, lastHeard, incarnation, digest == null ? null : Fingerprint.text(digest));
+                Math.max(0, staged - applied), halted, lastHeard, appliedLoggedAt, incarnation, digest == null ? null : Fingerprint.text(digest));
     }
 }

@@ -29,6 +29,7 @@ public final class OnewayMain {
         main.setDefaultPropertyPlaceholderLocation(propertyLocations(profile));
         main.setOverrideProperties(overrides);
         main.addMainListener(new EmbeddedDefault());
+        main.addMainListener(new SideServices());
         return main;
     }
 

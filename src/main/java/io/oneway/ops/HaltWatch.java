@@ -27,7 +27,6 @@ public final class HaltWatch extends AbstractHealthCheck {
     private final String side;
     private final OnewayMetrics metrics;
     private Map<String, Map<String, Object>> current = new LinkedHashMap<>();
-    private boolean gaugeRegistered;
     private long checks;
 
     /** @param side what is watched, as named in health checks and notifications: "transfer" or "apply" */
@@ -56,10 +55,6 @@ public final class HaltWatch extends AbstractHealthCheck {
      */
     public synchronized List<Map<String, Object>> observe(List<Map<String, Object>> rows) {
         checks++;
-        if (!gaugeRegistered) {
-            metrics.gauge("oneway_halted", side, this::halts);
-            gaugeRegistered = true;
-        }
         Map<String, Map<String, Object>> now = new LinkedHashMap<>();
         for (Map<String, Object> row : rows) {
             now.put(String.valueOf(row.get("id")), row);
@@ -83,6 +78,11 @@ public final class HaltWatch extends AbstractHealthCheck {
         }
         current = now;
         return notices;
+    }
+
+    /** Registers the oneway_halted gauge of this side, so it is exported from the start. */
+    public void registerMeters() {
+        metrics.gauge("oneway_halted", null, this::halts, "side", side);
     }
 
     public synchronized int halts() {

@@ -186,7 +186,7 @@ public final class AckVerifier {
             ps.setString(2, detail);
             ps.execute();
         }
-        metrics.count("oneway_integrity_alarms", identity.source(), kind);
+        metrics.count("oneway_integrity_alarms", identity.source(), 1, "kind", kind);
         LOG.error("Source {}: integrity ALARM ({}): {}. Refused, not acted on.", identity.source(), kind, detail);
     }
 

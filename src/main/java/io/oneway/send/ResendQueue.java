@@ -4,6 +4,7 @@ import org.apache.camel.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.oneway.support.OnewayMetrics;
 import io.oneway.wire.ControlMessage;
 
 /**
@@ -20,6 +21,7 @@ public final class ResendQueue {
     private final SourceIdentity identity;
     private final SendWindow window;
     private final long dedupMillis;
+    private final OnewayMetrics metrics;
 
     private ControlMessage pending;
     private long serving;
@@ -29,8 +31,9 @@ public final class ResendQueue {
     private int lastPiece;
     private long lastAt;
 
-    public ResendQueue(SourceIdentity identity, SendWindow window, long dedupMillis) {
+    public ResendQueue(SourceIdentity identity, SendWindow window, long dedupMillis, OnewayMetrics metrics) {
         this.identity = identity;
+        this.metrics = metrics;
         this.window = window;
         this.dedupMillis = dedupMillis;
     }
@@ -42,6 +45,7 @@ public final class ResendQueue {
                     identity.incarnation());
             return;
         }
+        metrics.count("oneway_resend_requests", identity.source(), 1);
         pending = request;
     }
 

@@ -12,6 +12,7 @@ import org.apache.camel.Message;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.oneway.support.OnewayMetrics;
 import io.oneway.support.SqlScript;
 import io.oneway.wire.MessageEncoder;
 
@@ -36,6 +37,7 @@ public final class SendWindow {
     private final long retransmitAfterMillis;
     private final long maxRetransmitAfterMillis;
     private final long retransmitChunk;
+    private final OnewayMetrics metrics;
     /** {through, bytes} of each message sent for the first time and not yet received */
     private final ArrayDeque<long[]> inFlight = new ArrayDeque<>();
 
@@ -50,7 +52,8 @@ public final class SendWindow {
     private long retransmitAfter;
 
     public SendWindow(DataSource remote, SourceIdentity identity, long window, long windowBytes, long retransmitAfterMillis,
-            long maxRetransmitAfterMillis, long retransmitChunk) {
+            long maxRetransmitAfterMillis, long retransmitChunk, OnewayMetrics metrics) {
+        this.metrics = metrics;
         this.remote = remote;
         this.identity = identity;
         this.window = window;
@@ -76,6 +79,17 @@ public final class SendWindow {
     public synchronized long sentThrough() {
         load();
         return sentThrough;
+    }
+
+    /** Everything at or below it is held by the central database, as its last ack said. */
+    public synchronized long received() {
+        load();
+        return received;
+    }
+
+    /** When a verified ack last arrived (epoch ms), 0 for never. */
+    public synchronized long lastHeard() {
+        return lastHeard;
     }
 
     public synchronized long acked() {
@@ -155,6 +169,7 @@ public final class SendWindow {
         }
         waitingSince = now;
         retransmitAfter = Math.min(retransmitAfter * 2, maxRetransmitAfterMillis);
+        metrics.count("oneway_retransmits", identity.source(), 1);
         return true;
     }
 

@@ -1,17 +1,56 @@
 package io.oneway.support;
 
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.apache.camel.CamelContext;
 import org.apache.camel.CamelContextAware;
 
-/** Oneway's own meters (prefix {@code oneway_}), published with Camel's on /observe/metrics. */
+/**
+ * Oneway's own meters (prefix {@code oneway_}), published with Camel's on /observe/metrics, each
+ * with its HELP text. Each side registers its meters when it starts ({@link #counter},
+ * {@link #gauge}), so every one is exported from the start, at zero.
+ */
 public final class OnewayMetrics implements CamelContextAware {
+
+    /** What each meter means: the Prometheus HELP text. Counters are exported with the suffix _total. */
+    static final Map<String, String> HELP = Map.ofEntries(
+            Map.entry("oneway_captured_position", "highest position given to a change on the remote database"),
+            Map.entry("oneway_sent_position", "highest position the remote has sent"),
+            Map.entry("oneway_received_position", "every change at or below it is held by the central database (applied or staged)"),
+            Map.entry("oneway_acknowledged_position", "every change at or below it is applied on the central database, digest verified"),
+            Map.entry("oneway_applied_position", "every change at or below it is applied on the central database"),
+            Map.entry("oneway_announced_position", "highest position the source said it sent (heartbeats, frames)"),
+            Map.entry("oneway_backlog_changes", "changes captured (remote) or announced (central) and not yet applied"),
+            Map.entry("oneway_lag_seconds", "remote: age of the oldest change not yet applied; central: age of the last applied change while a backlog waits"),
+            Map.entry("oneway_parked_changes", "changes held in memory ahead of the applied position"),
+            Map.entry("oneway_parked_bytes", "bytes of changes and pieces held in memory ahead of the applied position"),
+            Map.entry("oneway_staged_pending", "changes of a large transaction staged on the central database, waiting for its end"),
+            Map.entry("oneway_stalled", "1 while the transfer is stalled in this state (central-silent, source-silent, broker-unreachable, database-unreachable)"),
+            Map.entry("oneway_halted", "stops in force: blocked changes and digest mismatches (side transfer), halted sources (side apply)"),
+            Map.entry("oneway_messages_sent", "messages sent"),
+            Map.entry("oneway_bytes_sent", "bytes of messages sent"),
+            Map.entry("oneway_messages_received", "messages received and admitted"),
+            Map.entry("oneway_bytes_received", "bytes of messages received"),
+            Map.entry("oneway_refused_messages", "messages refused, by reason (malformed, unknown-source, wrong-source, integrity, incarnation)"),
+            Map.entry("oneway_refused_changes", "changes dropped from their frame because their integrity code did not verify"),
+            Map.entry("oneway_resend_requests", "resend requests made (central) or received (remote)"),
+            Map.entry("oneway_retransmits", "ranges sent again because the central side was silent"),
+            Map.entry("oneway_applied_changes", "changes applied on the central database"),
+            Map.entry("oneway_duplicate_changes", "changes received again after they were applied or staged, and dropped"),
+            Map.entry("oneway_staged_changes", "changes staged as part of a large transaction"),
+            Map.entry("oneway_halts", "sources halted by a change that could not be applied"),
+            Map.entry("oneway_integrity_alarms", "acks refused because they claim what cannot be, by kind"),
+            Map.entry("oneway_digest_mismatches", "acks whose digest differed from what the remote sent (the transfer halts)"));
+
+    /** The reasons a message is refused, registered at start so each is exported from zero. */
+    public static final Set<String> REFUSAL_REASONS = Set.of("malformed", "unknown-source", "wrong-source", "integrity", "incarnation");
 
     private CamelContext camelContext;
     private volatile MeterRegistry registry;
@@ -26,16 +65,32 @@ public final class OnewayMetrics implements CamelContextAware {
         return camelContext;
     }
 
-    public void count(String name, String source, String reason) {
-        Counter.builder(name).tag("source", source == null ? "unknown" : source).tag("reason", reason).register(registry()).increment();
+    /** Adds to a counter of a source, with optional tag pairs (name, value, ...). */
+    public void count(String name, String source, long amount, String... tags) {
+        counter(name, source, tags).increment(amount);
     }
 
-    public void count(String name, String source, long amount) {
-        Counter.builder(name).tag("source", source).register(registry()).increment(amount);
+    /** Registers (or finds) a counter of a source, so it is exported from zero. */
+    public Counter counter(String name, String source, String... tags) {
+        return Counter.builder(name).description(help(name)).tags(tags(source, tags)).register(registry());
     }
 
-    public void gauge(String name, String source, Supplier<Number> value) {
-        Gauge.builder(name, value).tag("source", source).register(registry());
+    /** Registers a gauge of a source, read when scraped: the supplier must never wait for work in progress. */
+    public void gauge(String name, String source, Supplier<Number> value, String... tags) {
+        Gauge.builder(name, value).description(help(name)).tags(tags(source, tags)).register(registry());
+    }
+
+    /** The source tag (none for a meter of a whole side, e.g. oneway_halted{side}) and the others. */
+    private static Tags tags(String source, String... pairs) {
+        return (source == null ? Tags.empty() : Tags.of("source", source)).and(pairs);
+    }
+
+    private static String help(String name) {
+        String help = HELP.get(name);
+        if (help == null) {
+            throw new IllegalArgumentException("meter " + name + " has no HELP text in OnewayMetrics");
+        }
+        return help;
     }
 
     private MeterRegistry registry() {

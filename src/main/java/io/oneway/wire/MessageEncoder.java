@@ -2,6 +2,8 @@ package io.oneway.wire;
 
 import org.apache.camel.Message;
 
+import io.oneway.support.OnewayMetrics;
+
 /**
  * Signs and writes outgoing messages as UTF-8 bytes (a JMS BytesMessage: half the size of a
  * TextMessage, which Artemis holds as two bytes per character), and sets the routing headers
@@ -11,16 +13,20 @@ public final class MessageEncoder {
 
     private final WireCodec codec;
     private final MessageSigner signer;
+    private final OnewayMetrics metrics;
 
-    public MessageEncoder(WireCodec codec, MessageSigner signer) {
+    public MessageEncoder(WireCodec codec, MessageSigner signer, OnewayMetrics metrics) {
         this.codec = codec;
         this.signer = signer;
+        this.metrics = metrics;
     }
 
     /** Replaces the body, a {@link ControlMessage}, with its signed wire form. */
     public void encodeControl(Message message) {
         ControlMessage control = signer.sign(message.getBody(ControlMessage.class));
-        message.setBody(codec.encode(control));
+        byte[] body = codec.encode(control);
+        message.setBody(body);
+        counted(control.source(), body);
         message.setHeader(Headers.KIND, control.kind().wireName());
         message.setHeader(Headers.SOURCE, control.source());
     }
@@ -45,11 +51,17 @@ public final class MessageEncoder {
         byte[] body = codec.encode(signed);
         message.setBody(body);
         message.getExchange().setProperty(MESSAGE_BYTES, body.length);
+        counted(signed.source(), body);
         message.setHeader(Headers.KIND, "changes");
         message.setHeader(Headers.SOURCE, signed.source());
         message.setHeader(Headers.FIRST, signed.first());
         message.setHeader(Headers.LAST, signed.last());
         message.getExchange().setProperty(SENT_THROUGH, signed.last());
+    }
+
+    private void counted(String source, byte[] body) {
+        metrics.count("oneway_messages_sent", source, 1);
+        metrics.count("oneway_bytes_sent", source, body.length);
     }
 
     private void encodeChunk(Message message, ChunkFrame frame) {
@@ -58,6 +70,7 @@ public final class MessageEncoder {
         byte[] body = codec.encode(new ChunkFrame(frame.source(), frame.incarnation(), signed));
         message.setBody(body);
         message.getExchange().setProperty(MESSAGE_BYTES, body.length);
+        counted(frame.source(), body);
         message.setHeader(Headers.KIND, "chunk");
         message.setHeader(Headers.SOURCE, frame.source());
         message.setHeader(Headers.FIRST, position);

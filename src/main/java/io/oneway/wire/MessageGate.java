@@ -37,7 +37,9 @@ public final class MessageGate implements Processor {
         exchange.setProperty(Headers.ACCEPTED, false);
         Object decoded;
         try {
-            decoded = codec.decode(BodyBytes.read(exchange.getMessage(), codec.maxMessageBytes()));
+            byte[] body = BodyBytes.read(exchange.getMessage(), codec.maxMessageBytes());
+            metrics.count("oneway_bytes_received", expected, body.length);
+            decoded = codec.decode(body);
         } catch (MalformedMessageException e) {
             refuse(expected, "malformed", e.getMessage() + ". Nothing was taken from it");
             return;
@@ -53,6 +55,7 @@ public final class MessageGate implements Processor {
                     + "'. Nothing was taken from it");
             return;
         }
+        metrics.count("oneway_messages_received", source, 1);
         if (decoded instanceof ChangeFrame frame) {
             admitFrame(exchange, frame);
         } else if (decoded instanceof ChunkFrame chunk) {
@@ -117,7 +120,7 @@ public final class MessageGate implements Processor {
     }
 
     private void refuse(String source, String reason, String detail) {
-        metrics.count("oneway_refused_messages", source, reason);
+        metrics.count("oneway_refused_messages", source, 1, "reason", reason);
         LOG.warn("Refused a message for source {}: {}.", source, detail);
     }
 }

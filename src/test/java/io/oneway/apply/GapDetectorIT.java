@@ -34,7 +34,7 @@ class GapDetectorIT {
         central = PostgresFixture.newDatabase("gaps", Part.CENTRAL).dataSource();
         exec(central, "create table items(id int primary key, v text)");
         // resend-after and re-request after a minute: only requests that are due at once can show up here
-        detector = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000));
+        detector = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 30_000));
     }
 
     private GapDetector detector(ReceiverSettings settings) {
@@ -80,7 +80,7 @@ class GapDetectorIT {
 
     @Test
     void an_answer_reported_by_a_heartbeat_gets_the_time_the_resequencer_may_hold_it() throws Exception {
-        GapDetector settling = detector(new ReceiverSettings(60_000, 60_000, 60_000, 60_000, 1 << 20, 10, 1 << 16, 1 << 20, 60_000));
+        GapDetector settling = detector(new ReceiverSettings(60_000, 60_000, 60_000, 60_000, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 30_000));
         assertNull(settling.onFrame(frame(1, 2)));
         ControlMessage first = settling.onFrame(frame(5, 6));
         assertNull(settling.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, first.id())));
@@ -104,7 +104,7 @@ class GapDetectorIT {
         assertEquals(10, ack.received(), "staged changes are held durably: the sender may go on past them");
 
         // the central replicator restarts: what was staged stays, what was only parked is asked for again
-        GapDetector restarted = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000));
+        GapDetector restarted = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 30_000));
         ControlMessage request = restarted.onFrame(new ChangeFrame("s", INCARNATION, tx.subList(14, 20)));
         assertEquals(11, request.from());
         assertEquals(14, request.to());

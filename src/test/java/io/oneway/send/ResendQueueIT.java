@@ -11,6 +11,7 @@ import org.apache.camel.support.DefaultMessage;
 import org.junit.jupiter.api.Test;
 
 import io.oneway.ops.SchemaInstaller.Part;
+import io.oneway.support.OnewayMetrics;
 import io.oneway.testing.PostgresFixture;
 import io.oneway.testing.Sql;
 import io.oneway.wire.ControlMessage;
@@ -24,7 +25,7 @@ class ResendQueueIT {
     @Test
     void the_newest_request_is_served_a_burst_for_the_same_range_once_and_each_is_reported_answered() {
         Sql.exec(remote, "update oneway.sender_state set sent_position = 100");
-        ResendQueue queue = new ResendQueue(identity, window(), 60_000);
+        ResendQueue queue = new ResendQueue(identity, window(), 60_000, new OnewayMetrics());
         queue.offer(request(11, 20, 1));
         queue.offer(request(11, 30, 2));
         DefaultMessage served = new DefaultMessage(new DefaultCamelContext());
@@ -45,7 +46,7 @@ class ResendQueueIT {
     @Test
     void what_was_never_sent_is_not_sent_on_request() {
         Sql.exec(remote, "update oneway.sender_state set sent_position = 15");
-        ResendQueue queue = new ResendQueue(identity, window(), 0);
+        ResendQueue queue = new ResendQueue(identity, window(), 0, new OnewayMetrics());
         queue.offer(request(11, 20, 1));
         DefaultMessage served = new DefaultMessage(new DefaultCamelContext());
         assertTrue(queue.next(served));
@@ -55,7 +56,7 @@ class ResendQueueIT {
     }
 
     private SendWindow window() {
-        return new SendWindow(remote, identity, 1000, 1 << 20, 3000, 60_000, 500);
+        return new SendWindow(remote, identity, 1000, 1 << 20, 3000, 60_000, 500, new OnewayMetrics());
     }
 
     private ControlMessage request(long from, long to, long id) {

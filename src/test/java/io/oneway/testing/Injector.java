@@ -12,6 +12,7 @@ import org.apache.camel.Message;
 import org.apache.camel.impl.DefaultCamelContext;
 import org.apache.camel.support.DefaultExchange;
 
+import io.oneway.support.OnewayMetrics;
 import io.oneway.wire.ChangeFrame;
 import io.oneway.wire.ControlMessage;
 import io.oneway.wire.Headers;
@@ -32,7 +33,7 @@ public final class Injector implements AutoCloseable {
         factory = new ActiveMQConnectionFactory("tcp://127.0.0.1:" + brokerPort + "?minLargeMessageSize=4194304");
         connection = factory.createConnection();
         session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-        encoder = new MessageEncoder(new WireCodec(1 << 24), new MessageSigner(keys));
+        encoder = new MessageEncoder(new WireCodec(1 << 24), new MessageSigner(keys), new OnewayMetrics());
     }
 
     /** Signs the frame's changes and sends it. */

@@ -206,6 +206,16 @@ public final class ReplicationFixture implements AutoCloseable {
         return brokerPort;
     }
 
+    /** Stops the broker (its journal stays), as an outage would. */
+    public void stopBroker() {
+        broker.stop();
+    }
+
+    /** Starts the broker again after {@link #stopBroker()}. */
+    public void startBroker() {
+        broker.start();
+    }
+
     /** Waits until every positioned change of the source is applied on the central database. */
     public void awaitCaughtUp(String source, Duration atMost) {
         await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> {

@@ -27,11 +27,13 @@ public final class ReplicatorProcess implements AutoCloseable {
 
     private final Process process;
     private final int managementPort;
+    private final Path log;
     private final HttpClient http = HttpClient.newHttpClient();
 
-    private ReplicatorProcess(Process process, int managementPort) {
+    private ReplicatorProcess(Process process, int managementPort, Path log) {
         this.process = process;
         this.managementPort = managementPort;
+        this.log = log;
     }
 
     /** Starts a replicator with this profile, heap (e.g. "256m") and settings; returns once its health endpoint answers. */
@@ -51,7 +53,7 @@ public final class ReplicatorProcess implements AutoCloseable {
         File log = Path.of("target", logName + ".log").toFile();
         try {
             Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
-            ReplicatorProcess r = new ReplicatorProcess(p, port);
+            ReplicatorProcess r = new ReplicatorProcess(p, port, log.toPath());
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> {
                 if (!p.isAlive()) {
                     throw new IllegalStateException(profile + " replicator exited with " + p.exitValue() + "; see " + log);
@@ -72,13 +74,48 @@ public final class ReplicatorProcess implements AutoCloseable {
 
     /** The sum of a Prometheus counter or gauge over its series, or 0 when it is not exported. */
     public double metric(String name) {
+        return metric(name, "");
+    }
+
+    /** The sum of a Prometheus counter or gauge over its series whose labels contain {@code labels} (e.g. state="source-silent"). */
+    public double metric(String name, String labels) {
         String text = get("/observe/metrics");
         double sum = 0;
         Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? ([0-9.eE+-]+)$").matcher(text == null ? "" : text);
         while (m.find()) {
-            sum += Double.parseDouble(m.group(2));
+            if (m.group(1) != null && m.group(1).contains(labels) || labels.isEmpty()) {
+                sum += Double.parseDouble(m.group(2));
+            }
         }
         return sum;
+    }
+
+    /** What /observe/metrics answers (empty when it does not answer). */
+    public String metrics() {
+        String text = get("/observe/metrics");
+        return text == null ? "" : text;
+    }
+
+    /** What /observe/health answers, UP or DOWN alike (empty when it does not answer). */
+    public String health() {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + managementPort + "/observe/health"))
+                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
+    /** The lines of this replicator's log so far. */
+    public List<String> logLines() {
+        try {
+            return java.nio.file.Files.readAllLines(log);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public boolean alive() {

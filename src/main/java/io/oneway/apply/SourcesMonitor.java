@@ -1,0 +1,140 @@
+package io.oneway.apply;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+import io.oneway.support.BrokerProbe;
+import io.oneway.support.OnewayMetrics;
+import io.oneway.support.SqlScript;
+import io.oneway.support.StallWatch;
+import io.oneway.support.StallWatch.Stall;
+
+/**
+ * The central side's view of each source, checked every oneway.notify.check-interval ms:
+ * applied, received and announced positions, backlog, lag and what is held in memory (published
+ * as metrics from what each receiver last published), and the stalls it can see: a source silent
+ * (nothing from it, not even a heartbeat, for oneway.notify.silent-after ms), the broker or the
+ * central database unreachable.
+ */
+public final class SourcesMonitor {
+
+    private final DataSource central;
+    private final GapDetector detector;
+    private final BrokerProbe broker;
+    private final StallWatch watch;
+    private final OnewayMetrics metrics;
+    private final long silentAfterMillis;
+    private final long startedAt = System.currentTimeMillis();
+    private long brokerBackAt;
+    private boolean brokerDown;
+    private volatile List<String> sources = List.of();
+
+    public SourcesMonitor(DataSource central, GapDetector detector, BrokerProbe broker, StallWatch watch, OnewayMetrics metrics,
+            long silentAfterMillis) {
+        this.central = central;
+        this.detector = detector;
+        this.broker = broker;
+        this.watch = watch;
+        this.metrics = metrics;
+        this.silentAfterMillis = silentAfterMillis;
+    }
+
+    /** Registers the meters of the sources this replicator receives from, so each is exported from the start. */
+    public void registerMeters(List<String> receivedSources) {
+        sources = List.copyOf(receivedSources);
+        for (String s : sources) {
+            metrics.gauge("oneway_applied_position", s, () -> status(s).applied());
+            metrics.gauge("oneway_received_position", s, () -> status(s).received());
+            metrics.gauge("oneway_announced_position", s, () -> status(s).highestKnown());
+            metrics.gauge("oneway_backlog_changes", s, () -> backlog(status(s)));
+            metrics.gauge("oneway_lag_seconds", s, () -> lag(status(s)));
+            metrics.gauge("oneway_parked_changes", s, () -> status(s).parkedChanges());
+            metrics.gauge("oneway_parked_bytes", s, () -> status(s).parkedBytes());
+            metrics.gauge("oneway_staged_pending", s, () -> status(s).staged());
+            for (String state : List.of("source-silent", "broker-unreachable", "database-unreachable")) {
+                metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, s) ? 1 : 0, "state", state);
+            }
+            for (String name : List.of("oneway_messages_received", "oneway_bytes_received", "oneway_messages_sent", "oneway_bytes_sent",
+                    "oneway_applied_changes", "oneway_duplicate_changes", "oneway_staged_changes", "oneway_resend_requests",
+                    "oneway_refused_changes", "oneway_halts")) {
+                metrics.counter(name, s);
+            }
+            OnewayMetrics.REFUSAL_REASONS.forEach(reason -> metrics.counter("oneway_refused_messages", s, "reason", reason));
+        }
+        detector.prepare(sources);
+    }
+
+    /** @return the notifications due: a stall begun or ended */
+    public synchronized List<Map<String, Object>> check() {
+        List<Stall> found = new ArrayList<>();
+        String brokerProblem = broker.problem().orElse(null);
+        String databaseProblem = null;
+        long now = System.currentTimeMillis();
+        if (brokerDown && brokerProblem == null) {
+            brokerBackAt = now;
+        }
+        brokerDown = brokerProblem != null;
+        if (brokerProblem != null) {
+            found.add(new Stall("broker-unreachable", null, brokerProblem));
+        }
+        long backlog = 0;
+        long applied = 0;
+        try (Connection c = central.getConnection(); PreparedStatement ps = c.prepareStatement(SqlScript.load("shared/queries/record-monitor-state.sql"))) {
+            for (String s : sources) {
+                ReceiverStatus st = status(s);
+                List<String> stalls = new ArrayList<>();
+                // silent since it was last heard, and at least since this replicator started or the broker came back
+                long silentFor = now - Math.max(Math.max(startedAt, brokerBackAt), st.lastHeardMillis());
+                // with the broker out of reach, a source's silence is no news
+                if (brokerProblem == null && silentFor >= silentAfterMillis) {
+                    Stall silent = new Stall("source-silent", s, "nothing from source " + s + " for " + silentFor / 1000
+                            + " s, not even a heartbeat (its replicator is down, or cut off)");
+                    found.add(silent);
+                    stalls.add(silent.state() + ": " + silent.cause());
+                }
+                if (brokerProblem != null) {
+                    stalls.add("broker-unreachable: " + brokerProblem);
+                }
+                backlog += backlog(st);
+                applied += st.applied();
+                ps.setString(1, "source " + s);
+                ps.setString(2, stalls.isEmpty() ? "none" : String.join("; ", stalls));
+                ps.setLong(3, backlog(st));
+                ps.setDouble(4, lag(st));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        } catch (SQLException | RuntimeException e) {
+            databaseProblem = "the central database cannot be reached: " + firstLine(e);
+        }
+        if (databaseProblem != null) {
+            found.add(new Stall("database-unreachable", null, databaseProblem));
+        }
+        return watch.observe(found, applied, backlog);
+    }
+
+    private ReceiverStatus status(String source) {
+        return detector.statuses().getOrDefault(source, ReceiverStatus.NONE);
+    }
+
+    private static long backlog(ReceiverStatus st) {
+        return Math.max(0, st.highestKnown() - st.applied());
+    }
+
+    /** Age of the last applied change while changes wait; 0 when caught up (an idle source is not late). */
+    private static double lag(ReceiverStatus st) {
+        return backlog(st) == 0 || st.appliedLoggedAtMillis() == 0 ? 0 : (System.currentTimeMillis() - st.appliedLoggedAtMillis()) / 1000.0;
+    }
+
+    private static String firstLine(Exception e) {
+        String m = String.valueOf(e.getMessage());
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+}

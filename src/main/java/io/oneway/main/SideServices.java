@@ -1,0 +1,69 @@
+package io.oneway.main;
+
+import java.util.List;
+
+import org.apache.camel.CamelContext;
+import org.apache.camel.Route;
+import org.apache.camel.Service;
+import org.apache.camel.main.BaseMainSupport;
+import org.apache.camel.main.MainListenerSupport;
+
+import com.zaxxer.hikari.HikariDataSource;
+
+import io.oneway.apply.SourcesMonitor;
+import io.oneway.ops.HaltWatch;
+import io.oneway.send.TransferMonitor;
+
+/**
+ * What each side needs around its routes: its meters registered as soon as it runs (so every
+ * one is exported from the start), and its connection pools closed after the routes stop and
+ * before the embedded servers do (so a clean stop prints no errors). Which side runs is told by
+ * the routes loaded: send-changes for a remote, receive-changes-SOURCE for the central side.
+ */
+final class SideServices extends MainListenerSupport {
+
+    @Override
+    public void afterConfigure(BaseMainSupport main) {
+        CamelContext context = main.getCamelContext();
+        List<HikariDataSource> pools = List.copyOf(context.getRegistry().findByType(HikariDataSource.class));
+        try {
+            // services stop in the reverse order they were added: these after the routes, before the embedded servers
+            context.addService(new Service() {
+                @Override
+                public void start() {
+                    // the pools connect lazily
+                }
+
+                @Override
+                public void stop() {
+                    pools.forEach(HikariDataSource::close);
+                }
+            }, true, false);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot register the connection pools for shutdown", e);
+        }
+    }
+
+    @Override
+    public void afterStart(BaseMainSupport main) {
+        CamelContext context = main.getCamelContext();
+        if (context.getRoute("send-changes") != null) {
+            bean(context, "transferMonitor", TransferMonitor.class).registerMeters();
+            bean(context, "transferWatch", HaltWatch.class).registerMeters();
+        }
+        List<String> sources = context.getRoutes().stream().map(Route::getRouteId).filter(id -> id.startsWith("receive-changes-"))
+                .map(id -> id.substring("receive-changes-".length())).toList();
+        if (!sources.isEmpty()) {
+            bean(context, "sourcesMonitor", SourcesMonitor.class).registerMeters(sources);
+            bean(context, "applyWatch", HaltWatch.class).registerMeters();
+        }
+    }
+
+    private static <T> T bean(CamelContext context, String name, Class<T> type) {
+        T bean = context.getRegistry().lookupByNameAndType(name, type);
+        if (bean == null) {
+            throw new IllegalStateException("bean " + name + " is missing from application.properties");
+        }
+        return bean;
+    }
+}

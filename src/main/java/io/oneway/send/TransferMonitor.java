@@ -1,0 +1,132 @@
+package io.oneway.send;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import javax.sql.DataSource;
+
+import io.oneway.support.BrokerProbe;
+import io.oneway.support.OnewayMetrics;
+import io.oneway.support.SqlScript;
+import io.oneway.support.StallWatch;
+import io.oneway.support.StallWatch.Stall;
+
+/**
+ * The remote side's view of how the transfer goes, checked every oneway.notify.check-interval
+ * ms: captured, sent, received and acknowledged positions, backlog and lag (published as
+ * metrics), and the stalls it can see: the central side silent (changes wait and no ack at all
+ * came for oneway.notify.silent-after ms), the broker or the remote database unreachable.
+ */
+public final class TransferMonitor {
+
+    /** What a check read; metrics read the last one, never waiting for a check. */
+    private record Progress(long captured, long acked, double lagSeconds) {
+    }
+
+    private final DataSource remote;
+    private final SourceIdentity identity;
+    private final SendWindow window;
+    private final BrokerProbe broker;
+    private final StallWatch watch;
+    private final OnewayMetrics metrics;
+    private final long silentAfterMillis;
+    private final long startedAt = System.currentTimeMillis();
+    private long brokerBackAt;
+    private boolean brokerDown;
+    private volatile Progress progress = new Progress(0, 0, 0);
+
+    public TransferMonitor(DataSource remote, SourceIdentity identity, SendWindow window, BrokerProbe broker, StallWatch watch,
+            OnewayMetrics metrics, long silentAfterMillis) {
+        this.remote = remote;
+        this.identity = identity;
+        this.window = window;
+        this.broker = broker;
+        this.watch = watch;
+        this.metrics = metrics;
+        this.silentAfterMillis = silentAfterMillis;
+    }
+
+    /** Registers the remote side's meters, so each is exported from the start. */
+    public void registerMeters() {
+        String s = identity.source();
+        metrics.gauge("oneway_captured_position", s, () -> progress.captured());
+        metrics.gauge("oneway_sent_position", s, window::lastSent);
+        metrics.gauge("oneway_received_position", s, window::received);
+        metrics.gauge("oneway_acknowledged_position", s, () -> progress.acked());
+        metrics.gauge("oneway_backlog_changes", s, () -> Math.max(0, progress.captured() - progress.acked()));
+        metrics.gauge("oneway_lag_seconds", s, () -> progress.lagSeconds());
+        for (String state : List.of("central-silent", "broker-unreachable", "database-unreachable")) {
+            metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, null) ? 1 : 0, "state", state);
+        }
+        for (String name : List.of("oneway_messages_sent", "oneway_bytes_sent", "oneway_messages_received", "oneway_bytes_received",
+                "oneway_resend_requests", "oneway_retransmits", "oneway_digest_mismatches", "oneway_refused_changes")) {
+            metrics.counter(name, s);
+        }
+        OnewayMetrics.REFUSAL_REASONS.forEach(reason -> metrics.counter("oneway_refused_messages", s, "reason", reason));
+        for (String kind : List.of("ack-beyond-sent", "malformed-ack")) {
+            metrics.counter("oneway_integrity_alarms", s, "kind", kind);
+        }
+    }
+
+    /** @return the notifications due: a stall begun or ended */
+    public synchronized List<Map<String, Object>> check() {
+        List<Stall> found = new ArrayList<>();
+        try {
+            progress = read();
+        } catch (SQLException | RuntimeException e) {
+            found.add(new Stall("database-unreachable", identity.source(), "the remote database cannot be reached: " + firstLine(e)));
+        }
+        String brokerProblem = broker.problem().orElse(null);
+        long now = System.currentTimeMillis();
+        if (brokerDown && brokerProblem == null) {
+            brokerBackAt = now;
+        }
+        brokerDown = brokerProblem != null;
+        if (brokerProblem != null) {
+            found.add(new Stall("broker-unreachable", identity.source(), brokerProblem));
+        }
+        long backlog = Math.max(0, progress.captured() - progress.acked());
+        // silent since the last ack, and at least since this replicator started or the broker came back
+        long silentFor = now - Math.max(Math.max(startedAt, brokerBackAt), window.lastHeard());
+        // with the broker out of reach, the central side's silence is no news
+        if (brokerProblem == null && backlog > 0 && silentFor >= silentAfterMillis) {
+            found.add(new Stall("central-silent", identity.source(), "no ack from the central side for " + silentFor / 1000
+                    + " s (it is down, halted, or cut off)"));
+        }
+        List<Map<String, Object>> notices = watch.observe(found, progress.acked(), backlog);
+        record(found, backlog);
+        return notices;
+    }
+
+    private Progress read() throws SQLException {
+        try (Connection c = remote.getConnection(); PreparedStatement ps = c.prepareStatement(SqlScript.load("remote/queries/read-transfer-progress.sql"));
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return new Progress(rs.getLong("captured"), rs.getLong("acked"), rs.getDouble("lag_seconds"));
+        }
+    }
+
+    /** What this check found, in the remote database for ./oneway status (skipped when it cannot be reached). */
+    private void record(List<Stall> found, long backlog) {
+        try (Connection c = remote.getConnection(); PreparedStatement ps = c.prepareStatement(SqlScript.load("shared/queries/record-monitor-state.sql"))) {
+            ps.setString(1, "transfer " + identity.source());
+            ps.setString(2, found.isEmpty() ? "none" : String.join("; ", found.stream().map(s -> s.state() + ": " + s.cause()).toList()));
+            ps.setLong(3, backlog);
+            ps.setDouble(4, progress.lagSeconds());
+            ps.executeUpdate();
+        } catch (SQLException | RuntimeException e) {
+            // the database-unreachable stall already says so
+        }
+    }
+
+    static String firstLine(Exception e) {
+        String m = String.valueOf(e.getMessage());
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+}

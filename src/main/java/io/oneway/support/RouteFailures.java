@@ -1,0 +1,63 @@
+package io.oneway.support;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.camel.Exchange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The failures of replication routes, told without flooding the log: the first failure of a
+ * route with a cause is logged in one line (the stack trace only at DEBUG), repeats of it at
+ * most once per {@code quietMillis} with how many there were. A failed exchange is not retried
+ * here: the protocol does (the sender sends again what is not received, the receiver asks for
+ * what is missing), and the stall monitors report an outage as a state, once.
+ */
+public final class RouteFailures {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RouteFailures.class);
+
+    private static final class Told {
+        long at;
+        long since;
+        long repeats;
+    }
+
+    private final long quietMillis;
+    private final Map<String, Told> told = new ConcurrentHashMap<>();
+
+    public RouteFailures(long quietMillis) {
+        this.quietMillis = quietMillis;
+    }
+
+    public void record(Exchange exchange) {
+        Throwable e = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
+        Throwable root = e;
+        while (root != null && root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String route = exchange.getFromRouteId();
+        String cause = root == null ? "unknown" : root.getClass().getSimpleName() + ": " + firstLine(root.getMessage());
+        Told t = told.computeIfAbsent(route + '\u0000' + (root == null ? "" : root.getClass().getName()), k -> new Told());
+        long now = System.currentTimeMillis();
+        synchronized (t) {
+            if (t.at == 0 || now - t.at >= quietMillis) {
+                LOG.warn("Route {} failed: {}{}; the protocol tries again", route, cause,
+                        t.repeats == 0 ? "" : " (" + t.repeats + " failures like it since " + java.time.Instant.ofEpochMilli(t.since) + ")");
+                t.at = now;
+                t.since = now;
+                t.repeats = 0;
+            } else {
+                t.repeats++;
+            }
+        }
+        LOG.debug("Route {} failed", route, e);
+    }
+
+    private static String firstLine(String message) {
+        String m = String.valueOf(message);
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+}

@@ -1,0 +1,147 @@
+package io.oneway.support;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.camel.CamelContext;
+import org.apache.camel.health.HealthCheckRegistry;
+import org.apache.camel.health.HealthCheckResultBuilder;
+import org.apache.camel.impl.health.AbstractHealthCheck;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The stall states of one side (SPEC §4: every stall is reported like a halt): which are in
+ * force, since when and why. Each change of state is told once: one log line (ERROR when a stall
+ * begins, INFO when it ends, with how long it lasted and how much was caught up since), one
+ * notification ({@code stalled}, then {@code recovered}), and the health check, DOWN while any is
+ * in force. The monitors of each side feed it what they found at each check.
+ */
+public final class StallWatch extends AbstractHealthCheck {
+
+    /** A stall found at a check: its state (e.g. central-silent), the source it concerns (null: all of them), and why. */
+    public record Stall(String state, String source, String cause) {
+        String key() {
+            return state + " " + source;
+        }
+    }
+
+    private record Active(Stall stall, Instant since, long progressAtStart) {
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(StallWatch.class);
+    private final String side;
+    private Map<String, Active> active = new LinkedHashMap<>();
+
+    /** @param side what is watched, as named in health checks and notifications: "transfer" or "apply" */
+    public StallWatch(String side) {
+        super("oneway", "oneway-" + side + "-link");
+        this.side = side;
+    }
+
+    @Override
+    public void setCamelContext(CamelContext camelContext) {
+        if (getCamelContext() == camelContext) {
+            return;
+        }
+        super.setCamelContext(camelContext);
+        HealthCheckRegistry registry = HealthCheckRegistry.get(camelContext);
+        if (registry != null) {
+            registry.register(this);
+        }
+    }
+
+    /**
+     * @param found    the stalls in force now
+     * @param progress a measure of progress (the acknowledged or applied position), to tell how much was caught up
+     * @param backlog  changes waiting, for the messages
+     * @return the notifications due
+     */
+    public synchronized List<Map<String, Object>> observe(List<Stall> found, long progress, long backlog) {
+        Instant now = Instant.now();
+        Map<String, Active> next = new LinkedHashMap<>();
+        List<Map<String, Object>> notices = new ArrayList<>();
+        for (Stall s : found) {
+            Active was = active.get(s.key());
+            if (was == null) {
+                Active a = new Active(s, now, progress);
+                next.put(s.key(), a);
+                LOG.error("Replication STALLED ({}{}): {}; {} changes wait. Reported until it recovers.", s.state(),
+                        s.source() == null ? "" : ", source " + s.source(), s.cause(), backlog);
+                notices.add(notice("stalled", a, now, progress, backlog));
+            } else {
+                next.put(s.key(), new Active(s, was.since(), was.progressAtStart()));
+            }
+        }
+        for (Map.Entry<String, Active> e : active.entrySet()) {
+            if (!next.containsKey(e.getKey())) {
+                Active a = e.getValue();
+                LOG.info("Replication recovered from {}{} after {}; {} changes caught up since it began.", a.stall().state(),
+                        a.stall().source() == null ? "" : ", source " + a.stall().source(), human(Duration.between(a.since(), now)),
+                        progress - a.progressAtStart());
+                notices.add(notice("recovered", a, now, progress, backlog));
+            }
+        }
+        active = next;
+        return notices;
+    }
+
+    /** Whether a state is in force (for a source, or for any when source is null). */
+    public synchronized boolean inForce(String state, String source) {
+        return active.values().stream().anyMatch(a -> a.stall().state().equals(state)
+                && (source == null || a.stall().source() == null || source.equals(a.stall().source())));
+    }
+
+    /** The stalls in force, for ./oneway status: state, source, since, cause. */
+    public synchronized List<Map<String, Object>> inForce() {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (Active a : active.values()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("state", a.stall().state());
+            row.put("source", a.stall().source());
+            row.put("since", a.since().toString());
+            row.put("cause", a.stall().cause());
+            out.add(row);
+        }
+        return out;
+    }
+
+    @Override
+    protected synchronized void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
+        if (active.isEmpty()) {
+            builder.up();
+            return;
+        }
+        builder.down();
+        builder.message("STALLED: " + String.join("; ", active.values().stream().map(a -> a.stall().state()
+                + (a.stall().source() == null ? "" : " (source " + a.stall().source() + ")") + " since " + a.since() + ": " + a.stall().cause())
+                .toList()));
+        builder.detail("stalls", active.size());
+        active.values().forEach(a -> builder.detail(a.stall().key(), a.stall().cause() + " (since " + a.since() + ")"));
+    }
+
+    private Map<String, Object> notice(String event, Active a, Instant now, long progress, long backlog) {
+        Map<String, Object> n = new LinkedHashMap<>();
+        n.put("event", event);
+        n.put("side", side);
+        n.put("state", a.stall().state());
+        n.put("source", a.stall().source());
+        n.put("since", a.since().toString());
+        n.put("cause", a.stall().cause());
+        n.put("backlog", Long.toString(backlog));
+        if ("recovered".equals(event)) {
+            n.put("lasted", human(Duration.between(a.since(), now)));
+            n.put("caught_up", Long.toString(progress - a.progressAtStart()));
+        }
+        return n;
+    }
+
+    static String human(Duration d) {
+        long s = d.toSeconds();
+        return s < 60 ? s + " s" : s < 3600 ? s / 60 + " min " + s % 60 + " s" : s / 3600 + " h " + s % 3600 / 60 + " min";
+    }
+}

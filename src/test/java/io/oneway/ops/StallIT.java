@@ -1,0 +1,162 @@
+package io.oneway.ops;
+
+import static io.oneway.testing.Sql.exec;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import io.oneway.testing.ReplicationFixture;
+import io.oneway.testing.ReplicatorProcess;
+
+/**
+ * SPEC §4 and §6: every stall is reported, by replicators running as processes of their own: the
+ * broker stopped (both sides, within two heartbeat intervals, and they recover by themselves),
+ * the central replicator gone (the remote: central silent), a remote replicator gone (the central
+ * side: that source silent, and only that one), each in health, metrics and a notification; and
+ * an outage of a minute and a half writes only a handful of log lines per side.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class StallIT {
+
+    private static final long HEARTBEAT = 1_000;
+    private static ReplicationFixture fixture;
+    private static ReplicatorProcess central;
+    private static ReplicatorProcess branch1;
+    private static ReplicatorProcess branch2;
+
+    @BeforeAll
+    static void start() {
+        fixture = new ReplicationFixture("branch1", "branch2")
+                .with("oneway.notify.silent-after", "3000")
+                .with("oneway.send.heartbeat-interval", Long.toString(HEARTBEAT))
+                .with("oneway.notify.endpoint", "log:io.oneway.notifications");
+        exec(fixture.remote("branch1"), "insert into shop.customers(id, name) values (1, 'one')");
+        exec(fixture.remote("branch2"), "insert into shop.customers(id, name) values (2, 'two')");
+        central = ReplicatorProcess.start("central", "256m", fixture.centralProperties(), "stall-central");
+        branch1 = remote("branch1");
+        branch2 = remote("branch2");
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
+        fixture.awaitCaughtUp("branch2", Duration.ofSeconds(60));
+        await().atMost(Duration.ofSeconds(30)).until(() -> healthy(central) && healthy(branch1) && healthy(branch2));
+    }
+
+    @AfterAll
+    static void stop() {
+        branch1.close();
+        branch2.close();
+        central.close();
+        fixture.close();
+    }
+
+    @Test
+    @Order(1)
+    void every_meter_is_exported_from_the_start_with_its_help_text() {
+        for (ReplicatorProcess side : List.of(central, branch1)) {
+            String metrics = side.metrics();
+            for (String name : List.of("oneway_stalled", "oneway_lag_seconds", "oneway_backlog_changes", "oneway_refused_messages_total",
+                    "oneway_messages_received_total", "oneway_bytes_sent_total", "oneway_halted")) {
+                assertTrue(metrics.contains("# HELP " + name + " ") && !metrics.contains("# HELP " + name + " \n"), name + " in\n" + metrics);
+            }
+        }
+        for (String name : List.of("oneway_captured_position", "oneway_acknowledged_position", "oneway_retransmits_total")) {
+            assertTrue(branch1.metrics().contains("# HELP " + name + " "), name);
+        }
+        for (String name : List.of("oneway_applied_position", "oneway_announced_position", "oneway_parked_changes", "oneway_staged_pending")) {
+            assertTrue(central.metrics().contains("# HELP " + name + " "), name);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void a_broker_outage_is_reported_by_both_sides_within_two_heartbeats_quietly_and_both_recover_by_themselves() throws Exception {
+        int centralLines = central.logLines().size();
+        int remoteLines = branch1.logLines().size();
+        fixture.stopBroker();
+        long stopped = System.nanoTime();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .until(() -> stalled(central, "broker-unreachable") && stalled(branch1, "broker-unreachable"));
+        long noticedMillis = (System.nanoTime() - stopped) / 1_000_000;
+        System.out.printf("broker outage noticed by both sides after %d ms%n", noticedMillis);
+        assertTrue(noticedMillis <= 2 * HEARTBEAT, "noticed after " + noticedMillis + " ms");
+        assertTrue(central.health().contains("broker-unreachable") && branch1.health().contains("broker-unreachable"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> notified(central, "stalled", "broker-unreachable")
+                && notified(branch1, "stalled", "broker-unreachable"));
+
+        // a minute and a half of outage, with changes waiting on the remote
+        exec(fixture.remote("branch1"), "insert into shop.customers(id, name) values (3, 'written during the outage')");
+        long until = System.currentTimeMillis() + 90_000;
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).until(() -> System.currentTimeMillis() >= until);
+
+        fixture.startBroker();
+        await().atMost(Duration.ofSeconds(60)).until(() -> !stalled(central, "broker-unreachable") && !stalled(branch1, "broker-unreachable"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> notified(central, "recovered", "broker-unreachable")
+                && notified(branch1, "recovered", "broker-unreachable"));
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
+
+        // the notifications go to the log in this test (oneway.notify.endpoint): they are not the replicator's own lines
+        List<String> centralOutage = central.logLines().subList(centralLines, central.logLines().size()).stream()
+                .filter(l -> !l.contains(" notifications - ")).toList();
+        List<String> remoteOutage = branch1.logLines().subList(remoteLines, branch1.logLines().size()).stream()
+                .filter(l -> !l.contains(" notifications - ")).toList();
+        System.out.println("central side's log during the outage:\n  " + String.join("\n  ", centralOutage));
+        System.out.println("remote side's log during the outage:\n  " + String.join("\n  ", remoteOutage));
+        assertTrue(centralOutage.size() <= 6, centralOutage.size() + " lines on the central side");
+        assertTrue(remoteOutage.size() <= 6, remoteOutage.size() + " lines on the remote side");
+    }
+
+    @Test
+    @Order(3)
+    void the_remote_reports_the_central_side_silent_when_its_replicator_is_gone() {
+        central.kill();
+        exec(fixture.remote("branch1"), "insert into shop.customers(id, name) values (4, 'waits for the central side')");
+        await().atMost(Duration.ofSeconds(30)).until(() -> stalled(branch1, "central-silent"));
+        assertTrue(branch1.health().contains("central-silent"), branch1.health());
+        await().atMost(Duration.ofSeconds(10)).until(() -> notified(branch1, "stalled", "central-silent"));
+
+        central = ReplicatorProcess.start("central", "256m", fixture.centralProperties(), "stall-central");
+        await().atMost(Duration.ofSeconds(60)).until(() -> !stalled(branch1, "central-silent") && notified(branch1, "recovered", "central-silent"));
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
+    }
+
+    @Test
+    @Order(4)
+    void the_central_side_reports_a_source_silent_when_its_replicator_is_gone_and_only_that_source() {
+        branch1.kill();
+        await().atMost(Duration.ofSeconds(30)).until(() -> central.metric("oneway_stalled", "source=\"branch1\",state=\"source-silent\"") == 1);
+        assertEquals(0, central.metric("oneway_stalled", "source=\"branch2\",state=\"source-silent\""), "branch2 still sends heartbeats");
+        assertTrue(central.health().contains("source branch1"), central.health());
+        await().atMost(Duration.ofSeconds(10)).until(() -> notified(central, "stalled", "source-silent"));
+
+        branch1 = remote("branch1");
+        await().atMost(Duration.ofSeconds(60)).until(() -> central.metric("oneway_stalled", "state=\"source-silent\"") == 0);
+        await().atMost(Duration.ofSeconds(10)).until(() -> notified(central, "recovered", "source-silent"));
+    }
+
+    private static ReplicatorProcess remote(String source) {
+        return ReplicatorProcess.start("remote", "256m", fixture.remoteProperties(source, new Properties()), "stall-" + source);
+    }
+
+    private static boolean stalled(ReplicatorProcess side, String state) {
+        return side.metric("oneway_stalled", "state=\"" + state + "\"") > 0;
+    }
+
+    private static boolean healthy(ReplicatorProcess side) {
+        return side.metric("oneway_stalled") == 0;
+    }
+
+    private static boolean notified(ReplicatorProcess side, String event, String state) {
+        return side.logLines().stream().anyMatch(l -> l.contains(" notifications - ") && l.contains("\"event\":\"" + event + "\"")
+                && l.contains("\"state\":\"" + state + "\""));
+    }
+}
