@@ -1,5 +1,7 @@
 -- ./oneway status, remote side.
 select (select last_position from oneway.position_counter) as captured,
+       (select sent_position from oneway.sender_state) as sent,
+       (select received_position from oneway.sender_state) as received,
        (select acked_position from oneway.sender_state) as acknowledged,
        (select acked_at from oneway.sender_state) as acknowledged_at,
        (select count(*) from oneway.unpositioned_changes()) as not_yet_positioned,

@@ -50,22 +50,27 @@ public final class ChangeApplier {
         this.pageChanges = pageChanges;
     }
 
-    /** The source's progress, registering it on first contact. */
+    /**
+     * The source's progress; a source never heard from is at its start (it is registered by its
+     * first message, so that configuring a source does not make it appear in source_progress).
+     */
     public SourceProgress progress(String source) throws SQLException {
-        try (Connection c = central.getConnection()) {
-            update(c, "central/queries/register-source.sql", source);
-            try (PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/read-progress.sql"))) {
-                ps.setString(1, source);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    return new SourceProgress(rs.getLong(1), rs.getString(2), rs.getBoolean(3), rs.getString(4), rs.getBytes(5), rs.getLong(6));
+        try (Connection c = central.getConnection();
+                PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/read-progress.sql"))) {
+            ps.setString(1, source);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return new SourceProgress(0, null, false, null, Fingerprint.START, 0);
                 }
+                return new SourceProgress(rs.getLong(1), rs.getString(2), rs.getBoolean(3), rs.getString(4), rs.getBytes(5), rs.getLong(6));
             }
         }
     }
 
+    /** Registers the source on its first message, with the incarnation it is first seen with. */
     public void recordIncarnation(String source, String incarnation) throws SQLException {
         try (Connection c = central.getConnection()) {
+            update(c, "central/queries/register-source.sql", source);
             update(c, "central/queries/record-incarnation.sql", incarnation, source);
         }
     }

@@ -50,15 +50,15 @@ public final class SourcesMonitor {
         sources = List.copyOf(receivedSources);
         for (String s : sources) {
             metrics.gauge("oneway_applied_position", s, () -> status(s).applied());
-            metrics.gauge("oneway_received_position", s, () -> status(s).received());
+            metrics.gauge("oneway_received_position", s, () -> status(s).received(), "side", "central");
             metrics.gauge("oneway_announced_position", s, () -> status(s).highestKnown());
-            metrics.gauge("oneway_backlog_changes", s, () -> backlog(status(s)));
-            metrics.gauge("oneway_lag_seconds", s, () -> lag(status(s)));
+            metrics.gauge("oneway_backlog_changes", s, () -> backlog(status(s)), "side", "central");
+            metrics.gauge("oneway_lag_seconds", s, () -> lag(status(s)), "side", "central");
             metrics.gauge("oneway_parked_changes", s, () -> status(s).parkedChanges());
             metrics.gauge("oneway_parked_bytes", s, () -> status(s).parkedBytes());
             metrics.gauge("oneway_staged_pending", s, () -> status(s).staged());
             for (String state : List.of("source-silent", "broker-unreachable", "database-unreachable")) {
-                metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, s) ? 1 : 0, "state", state);
+                metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, s) ? 1 : 0, "side", "central", "state", state);
             }
             for (String name : List.of("oneway_messages_received", "oneway_bytes_received", "oneway_messages_sent", "oneway_bytes_sent",
                     "oneway_applied_changes", "oneway_duplicate_changes", "oneway_staged_changes", "oneway_resend_requests",

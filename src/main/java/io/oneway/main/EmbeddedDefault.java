@@ -30,12 +30,13 @@ final class EmbeddedDefault extends MainListenerSupport {
         boolean databases = Boolean.parseBoolean(property(properties, "oneway.embedded.enabled"));
         boolean broker = Boolean.parseBoolean(property(properties, "oneway.embedded.broker"));
         Path dataDir = Path.of(property(properties, "oneway.embedded.data-dir"));
+        StopAtExit atExit = new StopAtExit(context);
         if (broker) {
             BrokerUsers users = Boolean.parseBoolean(property(properties, "oneway.embedded.broker-security"))
                     ? BrokerUsers.load(Path.of(property(properties, "oneway.embedded.broker-users")),
                             Path.of(property(properties, "oneway.embedded.broker-roles")))
                     : null;
-            start(context, new EmbeddedBroker(property(properties, "oneway.embedded.broker-config"), dataDir.resolve("broker"),
+            start(context, atExit, new EmbeddedBroker(property(properties, "oneway.embedded.broker-config"), dataDir.resolve("broker"),
                     Integer.parseInt(property(properties, "oneway.embedded.broker-port")), users));
         }
         if (!databases) {
@@ -46,8 +47,8 @@ final class EmbeddedDefault extends MainListenerSupport {
                 Integer.parseInt(property(properties, "oneway.embedded.remote-port")), dataDir.resolve("remote-pg"));
         EmbeddedPostgresServer central = new EmbeddedPostgresServer("central",
                 Integer.parseInt(property(properties, "oneway.embedded.central-port")), dataDir.resolve("central-pg"));
-        start(context, remote);
-        start(context, central);
+        start(context, atExit, remote);
+        start(context, atExit, central);
         SchemaInstaller.install(remote.adminDataSource(), Part.REMOTE);
         SchemaInstaller.install(remote.adminDataSource(), Part.DEMO_SCHEMA);
         SchemaInstaller.install(remote.adminDataSource(), Part.DEMO_CAPTURE);
@@ -61,8 +62,9 @@ final class EmbeddedDefault extends MainListenerSupport {
         }
     }
 
-    /** Starts a server now and lets the context stop it after the routes, in reverse order. */
-    private static void start(CamelContext context, Service service) {
+    /** Starts a server now and lets the context stop it after the routes, in reverse order (or the JVM's exit, if sooner). */
+    private static void start(CamelContext context, StopAtExit atExit, Service service) {
+        atExit.add(service);
         service.start();
         addService(context, service);
     }

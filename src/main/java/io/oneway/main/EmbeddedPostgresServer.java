@@ -47,6 +47,8 @@ public final class EmbeddedPostgresServer implements Service {
                     .setPort(port)
                     .setDataDirectory(dataDirectory)
                     .setCleanDataDirectory(false)
+                    // stopped by Camel after the routes (a hook of its own would race them at Ctrl-C)
+                    .setRegisterShutdownHook(false)
                     .setServerConfig("max_connections", "200")
                     .start();
         } catch (IOException e) {

@@ -84,9 +84,11 @@ public final class OnewayCommand {
     }
 
     private static int status(Settings settings) {
-        print("remote", settings, "remote/queries/read-status.sql");
-        print("remote: what stops the transfer", settings, "remote/queries/read-transfer-status.sql");
-        print("central", settings, "central/queries/read-status.sql");
+        print("remote", settings, "remote", "remote/queries/read-status.sql");
+        print("remote: what stops the transfer", settings, "remote", "remote/queries/read-transfer-status.sql");
+        print("remote: the replicator's last check (stalls, backlog, lag)", settings, "remote", "shared/queries/read-monitor-state.sql");
+        print("central", settings, "central", "central/queries/read-status.sql");
+        print("central: the replicator's last check (stalls, backlog, lag)", settings, "central", "shared/queries/read-monitor-state.sql");
         return 0;
     }
 
@@ -131,8 +133,7 @@ public final class OnewayCommand {
         }
     }
 
-    private static void print(String title, Settings settings, String script) {
-        String side = script.startsWith("remote") ? "remote" : "central";
+    private static void print(String title, Settings settings, String side, String script) {
         System.out.println("== " + title);
         try (Connection c = settings.dataSource(side).getConnection(); PreparedStatement ps = prepare(c, script); ResultSet rs = ps.executeQuery()) {
             ResultSetMetaData md = rs.getMetaData();
@@ -140,7 +141,9 @@ public final class OnewayCommand {
             while (rs.next()) {
                 any = true;
                 for (int i = 1; i <= md.getColumnCount(); i++) {
-                    System.out.printf("  %-20s %s%n", md.getColumnLabel(i), rs.getObject(i));
+                    if (rs.getObject(i) != null) {
+                        System.out.printf("  %-20s %s%n", md.getColumnLabel(i), rs.getObject(i));
+                    }
                 }
                 System.out.println();
             }

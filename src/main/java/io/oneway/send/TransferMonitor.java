@@ -56,12 +56,12 @@ public final class TransferMonitor {
         String s = identity.source();
         metrics.gauge("oneway_captured_position", s, () -> progress.captured());
         metrics.gauge("oneway_sent_position", s, window::lastSent);
-        metrics.gauge("oneway_received_position", s, window::received);
+        metrics.gauge("oneway_received_position", s, window::received, "side", "remote");
         metrics.gauge("oneway_acknowledged_position", s, () -> progress.acked());
-        metrics.gauge("oneway_backlog_changes", s, () -> Math.max(0, progress.captured() - progress.acked()));
-        metrics.gauge("oneway_lag_seconds", s, () -> progress.lagSeconds());
+        metrics.gauge("oneway_backlog_changes", s, () -> Math.max(0, progress.captured() - progress.acked()), "side", "remote");
+        metrics.gauge("oneway_lag_seconds", s, () -> progress.lagSeconds(), "side", "remote");
         for (String state : List.of("central-silent", "broker-unreachable", "database-unreachable")) {
-            metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, null) ? 1 : 0, "state", state);
+            metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, null) ? 1 : 0, "side", "remote", "state", state);
         }
         for (String name : List.of("oneway_messages_sent", "oneway_bytes_sent", "oneway_messages_received", "oneway_bytes_received",
                 "oneway_resend_requests", "oneway_retransmits", "oneway_digest_mismatches", "oneway_refused_changes")) {

@@ -15,6 +15,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
@@ -86,6 +87,43 @@ class AllInOneIT {
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, jolokia.statusCode(), jolokia.body());
         assertTrue(jolokia.body().contains("Started"), jolokia.body());
+    }
+
+    @Test
+    void jolokia_is_read_only_but_for_what_hawtio_draws_routes_with() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        String context = "org.apache.camel:context=oneway,type=context,name=%22oneway%22";
+        HttpResponse<String> dump = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + managementPort
+                + "/observe/jolokia/exec/" + context + "/dumpRoutesAsXml()")).build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(dump.body().contains("\"status\":200") && dump.body().contains("send-changes"), dump.body());
+        assertTrue(dump.body().contains("jms://queue:oneway.branch1.changes") && !dump.body().contains("{{endpoint}}"),
+                "the templated route shows the queue it reads: " + dump.body());
+        HttpResponse<String> stop = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + managementPort
+                + "/observe/jolokia/exec/" + context + "/stop()")).build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(stop.body().contains("\"status\":403"), stop.body());
+        HttpResponse<String> write = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + managementPort
+                + "/observe/jolokia/write/" + context + "/Tracing/true")).build(), HttpResponse.BodyHandlers.ofString());
+        assertTrue(write.body().contains("\"status\":403"), write.body());
+        assertEquals("Started", main.getCamelContext().getStatus().name());
+    }
+
+    @Test
+    void every_metric_the_alert_rules_and_the_dashboard_name_is_exported_with_help_text() throws Exception {
+        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + managementPort
+                + "/observe/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+        java.util.Set<String> named = new java.util.TreeSet<>();
+        for (String file : List.of("monitoring/prometheus-alerts.yml", "monitoring/grafana-dashboard.json")) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("oneway_[a-z_]+").matcher(Files.readString(Path.of(file)));
+            while (m.find()) {
+                named.add(m.group());
+            }
+        }
+        assertTrue(named.size() >= 15, named.toString());
+        for (String name : named) {
+            String family = name.endsWith("_total") ? name.substring(0, name.length() - "_total".length()) : name;
+            assertTrue(metrics.contains("\n" + name + "{") || metrics.contains("\n" + name + " "), name + " is not exported");
+            assertTrue(metrics.contains("# HELP " + family), name + " has no HELP text");
+        }
     }
 
     private static PGSimpleDataSource dataSource(int port) {

@@ -9,9 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -26,6 +23,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import io.oneway.testing.CommandOutput;
 import io.oneway.testing.NotificationListener;
 import io.oneway.testing.ReplicationFixture;
 
@@ -84,7 +82,7 @@ class BlockingIT {
         assertEquals(0, number(fixture.central(), "select count(*) from shop.customers where id >= 3"));
 
         await().atMost(Duration.ofSeconds(30)).until(() -> number(fixture.remote("branch1"), "select last_position from oneway.position_counter") == base + 6);
-        String status = statusOutput();
+        String status = CommandOutput.of(settings, "status");
         for (String[] line : new String[][] {{"captured", Long.toString(base + 6)}, {"acknowledged", Long.toString(base + 2)},
                 {"not_yet_positioned", "0"}, {"backlog", "4"}, {"log_id", Long.toString(third)}, {"waiting", "3"},
                 {"reason", "customer 3 is under audit"}, {"applied_position", Long.toString(base + 2)}}) {
@@ -92,19 +90,6 @@ class BlockingIT {
             assertTrue(status.contains(expected), expected + " in\n" + status);
         }
         assertFalse(status.contains("not reachable"), status);
-    }
-
-    /** What ./oneway status prints. */
-    private String statusOutput() throws Exception {
-        PrintStream out = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            assertEquals(0, OnewayCommand.run(settings, "status", List.of()));
-        } finally {
-            System.setOut(out);
-        }
-        return captured.toString(StandardCharsets.UTF_8);
     }
 
     @Test

@@ -69,7 +69,7 @@ class ReadOnlyIT {
     void the_appliers_writes_pass() throws Exception {
         TableCatalog catalog = new TableCatalog("shop.items");
         ChangeApplier applier = new ChangeApplier(central, catalog, new SchemaChanges(catalog, "additive"), new SequenceValues(catalog), 100);
-        applier.progress("branch1");
+        applier.recordIncarnation("branch1", java.util.UUID.randomUUID().toString()); // its first message
         applier.apply("branch1", List.of(new ChangeRecord(1, 7, true, "shop.items", "U", false, "{\"id\": 1}", "{\"id\": 1, \"v\": \"applied\"}",
                 "2026-11-30T10:00:00.000000Z", null)), Instant.now(), Set.of(), Fingerprint.START);
         assertEquals(1, number(central, "select count(*) from shop.items where v = 'applied'"));

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import io.oneway.testing.CommandOutput;
 import io.oneway.testing.ReplicationFixture;
 import io.oneway.testing.ReplicatorProcess;
 
@@ -23,8 +25,9 @@ import io.oneway.testing.ReplicatorProcess;
  * SPEC §4 and §6: every stall is reported, by replicators running as processes of their own: the
  * broker stopped (both sides, within two heartbeat intervals, and they recover by themselves),
  * the central replicator gone (the remote: central silent), a remote replicator gone (the central
- * side: that source silent, and only that one), each in health, metrics and a notification; and
- * an outage of a minute and a half writes only a handful of log lines per side.
+ * side: that source silent, and only that one), each in health, metrics and a notification, and
+ * the broker outage in the status command; an outage of a minute and a half writes only a
+ * handful of log lines per side.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StallIT {
@@ -34,6 +37,7 @@ class StallIT {
     private static ReplicatorProcess central;
     private static ReplicatorProcess branch1;
     private static ReplicatorProcess branch2;
+    private static Settings settings;
 
     @BeforeAll
     static void start() {
@@ -49,6 +53,7 @@ class StallIT {
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
         fixture.awaitCaughtUp("branch2", Duration.ofSeconds(60));
         await().atMost(Duration.ofSeconds(30)).until(() -> healthy(central) && healthy(branch1) && healthy(branch2));
+        settings = Settings.load(Path.of(""), null).with(fixture.commandSettings("branch1"));
     }
 
     @AfterAll
@@ -92,6 +97,15 @@ class StallIT {
         assertTrue(central.health().contains("broker-unreachable") && branch1.health().contains("broker-unreachable"));
         await().atMost(Duration.ofSeconds(10)).until(() -> notified(central, "stalled", "broker-unreachable")
                 && notified(branch1, "stalled", "broker-unreachable"));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            String status = CommandOutput.of(settings, "status");
+            int remoteCheck = status.indexOf("== remote: the replicator's last check");
+            int centralPart = status.indexOf("== central\n");
+            int centralCheck = status.indexOf("== central: the replicator's last check");
+            assertTrue(remoteCheck >= 0 && centralPart > remoteCheck && centralCheck > centralPart, status);
+            assertTrue(status.substring(remoteCheck, centralPart).contains("broker-unreachable"), "the remote names the cause in\n" + status);
+            assertTrue(status.substring(centralCheck).contains("broker-unreachable"), "the central side names the cause in\n" + status);
+        });
 
         // a minute and a half of outage, with changes waiting on the remote
         exec(fixture.remote("branch1"), "insert into shop.customers(id, name) values (3, 'written during the outage')");
