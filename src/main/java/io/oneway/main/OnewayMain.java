@@ -16,8 +16,17 @@ public final class OnewayMain {
     private OnewayMain() {
     }
 
+    /**
+     * Exit status: 0 stopped as asked (143 when stopped by SIGTERM, 130 by Ctrl-C: the JVM's own),
+     * 1 it could not start (settings, routes; the log says why), 3 out of memory (heap too small).
+     * Exiting also ends whatever a failed start left running, so a service manager sees the failure.
+     */
     public static void main(String... args) throws Exception {
-        create(profile(args), new Properties()).run(args);
+        Main main = create(profile(args), new Properties());
+        StartWatch started = new StartWatch();
+        main.addMainListener(started);
+        int code = main.run(args);
+        System.exit(started.started() ? code : 1);
     }
 
     /**

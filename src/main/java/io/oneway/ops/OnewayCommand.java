@@ -23,8 +23,9 @@ import io.oneway.support.SqlScript;
 public final class OnewayCommand {
 
     private static final String USAGE = String.join(System.lineSeparator(),
-            "usage: ./oneway COMMAND [ARGS] [--profile remote|central]",
+            "usage: oneway COMMAND [ARGS] [--profile remote|central]   (bin/oneway in a distribution, ./oneway in a checkout)",
             "  status                        where each side stands: positions, backlog, lag, what stops replication",
+            "                                (with --profile, only that side)",
             "  verify [TABLE ...]            compare replicated tables between remote and central",
             "  block-change LOG_ID [REASON]  block one change-log record (remote)",
             "  block TABLE KEY_JSON [REASON] block every unsent change of an object, e.g. block shop.orders '{\"id\": 7}'",
@@ -33,35 +34,42 @@ public final class OnewayCommand {
             "  resume SOURCE                 apply a halted source again (central), once the cause is fixed",
             "  skip SOURCE POSITION          skip the change a source halted at, record it (state S), and resume",
             "  resume-transfer               go on after a digest mismatch, once the central rows are repaired (remote)",
-            "  clear-alarms                  close the open integrity alarms, once looked into (remote)");
+            "  clear-alarms                  close the open integrity alarms, once looked into (remote)",
+            "  install remote|central        install or upgrade Oneway's SQL on that side's database, in one transaction,",
+            "                                as oneway.install.user (password: ONEWAY_INSTALL_PASSWORD)",
+            "  create-broker DIR [OPTIONS]   create a standalone Artemis broker instance (create-broker --help)");
 
     private OnewayCommand() {
     }
 
-    /** Arguments come from the command line or, from the ./oneway script, one per line in ONEWAY_COMMAND_ARGS. */
     public static void main(String[] args) {
-        String fromScript = System.getenv("ONEWAY_COMMAND_ARGS");
-        List<String> rest = new ArrayList<>(args.length == 0 && fromScript != null && !fromScript.isEmpty()
-                ? Arrays.asList(fromScript.split("\n")) : Arrays.asList(args));
+        List<String> rest = new ArrayList<>(Arrays.asList(args));
         String profile = null;
         int p = rest.indexOf("--profile");
         if (p >= 0 && p + 1 < rest.size()) {
             profile = rest.get(p + 1);
             rest.subList(p, p + 2).clear();
         }
-        if (rest.isEmpty()) {
+        if (rest.isEmpty() || List.of("help", "-h", "--help").contains(rest.get(0))) {
             System.err.println(USAGE);
-            System.exit(2);
+            System.exit(rest.isEmpty() ? 2 : 0);
         }
-        Settings settings = Settings.load(Path.of(""), profile);
         String command = rest.remove(0);
         try {
+            if (command.equals("create-broker")) {
+                System.exit(BrokerInstance.create(rest));
+            }
+            Settings settings = Settings.load(Path.of(""), profile);
             System.exit(run(settings, command, rest));
-        } catch (SQLException e) {
+        } catch (SQLException | IllegalStateException e) {
             System.err.println("refused: " + e.getMessage());
             System.exit(1);
-        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
-            System.err.println(USAGE);
+        } catch (IndexOutOfBoundsException e) {
+            System.err.println(command + ": an argument is missing" + System.lineSeparator() + USAGE);
+            System.exit(2);
+        } catch (IllegalArgumentException e) {
+            System.err.println((e.getMessage() == null || e.getMessage().equals(command) ? "unknown command " + command : e.getMessage())
+                    + System.lineSeparator() + USAGE);
             System.exit(2);
         }
     }
@@ -79,16 +87,34 @@ public final class OnewayCommand {
             case "skip" -> skip(settings.dataSource("central"), a.get(0), Long.parseLong(a.get(1)));
             case "resume-transfer" -> call(settings.dataSource("remote"), "remote/queries/resume-transfer.sql");
             case "clear-alarms" -> call(settings.dataSource("remote"), "remote/queries/clear-alarms.sql");
+            case "install" -> install(settings, a.get(0));
             default -> throw new IllegalArgumentException(command);
         };
     }
 
+    /** @return 0, or 1 when a database could not be read (so that a script or a probe notices) */
     private static int status(Settings settings) {
-        print("remote", settings, "remote", "remote/queries/read-status.sql");
-        print("remote: what stops the transfer", settings, "remote", "remote/queries/read-transfer-status.sql");
-        print("remote: the replicator's last check (stalls, backlog, lag)", settings, "remote", "shared/queries/read-monitor-state.sql");
-        print("central", settings, "central", "central/queries/read-status.sql");
-        print("central: the replicator's last check (stalls, backlog, lag)", settings, "central", "shared/queries/read-monitor-state.sql");
+        boolean read = true;
+        if (settings.sides().contains("remote")) {
+            read &= print("remote", settings, "remote", "remote/queries/read-status.sql");
+            read &= print("remote: what stops the transfer", settings, "remote", "remote/queries/read-transfer-status.sql");
+            read &= print("remote: the replicator's last check (stalls, backlog, lag)", settings, "remote", "shared/queries/read-monitor-state.sql");
+        }
+        if (settings.sides().contains("central")) {
+            read &= print("central", settings, "central", "central/queries/read-status.sql");
+            read &= print("central: the replicator's last check (stalls, backlog, lag)", settings, "central", "shared/queries/read-monitor-state.sql");
+        }
+        return read ? 0 : 1;
+    }
+
+    private static int install(Settings settings, String side) {
+        SchemaInstaller.Part part = switch (side) {
+            case "remote" -> SchemaInstaller.Part.REMOTE;
+            case "central" -> SchemaInstaller.Part.CENTRAL;
+            default -> throw new IllegalArgumentException("install what? remote or central, not " + side);
+        };
+        SchemaInstaller.install(settings.installDataSource(side), part);
+        System.out.println("done: Oneway's " + side + " SQL is installed on " + settings.get("oneway." + side + ".jdbc-url"));
         return 0;
     }
 
@@ -133,7 +159,8 @@ public final class OnewayCommand {
         }
     }
 
-    private static void print(String title, Settings settings, String side, String script) {
+    /** @return whether it could be read */
+    private static boolean print(String title, Settings settings, String side, String script) {
         System.out.println("== " + title);
         try (Connection c = settings.dataSource(side).getConnection(); PreparedStatement ps = prepare(c, script); ResultSet rs = ps.executeQuery()) {
             ResultSetMetaData md = rs.getMetaData();
@@ -150,8 +177,10 @@ public final class OnewayCommand {
             if (!any) {
                 System.out.println("  (nothing)");
             }
+            return true;
         } catch (SQLException e) {
             System.out.println("  not reachable with the " + side + " settings: " + e.getMessage());
+            return false;
         }
     }
 

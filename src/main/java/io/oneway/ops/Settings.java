@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -22,12 +23,14 @@ public final class Settings {
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([^}]+)}}");
     private final Properties properties = new Properties();
+    private String profile;
 
     private Settings() {
     }
 
     public static Settings load(Path directory, String profile) {
         Settings s = new Settings();
+        s.profile = profile;
         s.read(directory.resolve("application.properties"));
         if (profile != null) {
             s.read(directory.resolve("application-" + profile + ".properties"));
@@ -39,6 +42,7 @@ public final class Settings {
     /** These settings with some replaced (for embedding the commands, and for tests). */
     public Settings with(java.util.Map<String, String> overrides) {
         Settings s = new Settings();
+        s.profile = profile;
         s.properties.putAll(properties);
         s.properties.putAll(overrides);
         return s;
@@ -56,14 +60,31 @@ public final class Settings {
         return resolve(raw, 0);
     }
 
+    /** The sides this host runs: the profile's, or both for the all-in-one default. */
+    public List<String> sides() {
+        return profile == null ? List.of("remote", "central") : List.of(profile);
+    }
+
+    /** The side's database as the replicator's own user. */
     public DataSource dataSource(String side) {
+        return dataSource(side, get("oneway." + side + ".user"), get("oneway." + side + ".password"));
+    }
+
+    /** The side's database as the user that installs Oneway's SQL (oneway.install.user). */
+    public DataSource installDataSource(String side) {
+        return dataSource(side, get("oneway.install.user"), get("oneway.install.password"));
+    }
+
+    private DataSource dataSource(String side, String user, String password) {
         PGSimpleDataSource ds = new PGSimpleDataSource();
         ds.setUrl(get("oneway." + side + ".jdbc-url"));
-        ds.setUser(get("oneway." + side + ".user"));
-        String password = get("oneway." + side + ".password");
+        ds.setUser(user);
         if (!password.isEmpty()) {
             ds.setPassword(password);
         }
+        // a command answers within seconds, also when a database is out of reach
+        ds.setConnectTimeout(5);
+        ds.setLoginTimeout(5);
         return ds;
     }
 

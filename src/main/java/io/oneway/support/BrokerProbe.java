@@ -5,8 +5,6 @@ import java.util.Optional;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 
-import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
-
 /**
  * Whether the broker can be reached now: a connection opened and closed, with this side's own
  * login, through a connection factory of its own that gives up at once when the broker refuses,
@@ -17,11 +15,11 @@ public final class BrokerProbe implements AutoCloseable {
 
     private static final String FAIL_FAST = "initialConnectAttempts=1&reconnectAttempts=0&retryInterval=100&callTimeout=2000"
             + "&callFailoverTimeout=2000&connectTimeoutMillis=2000";
-    private final ActiveMQConnectionFactory factory;
+    private final BrokerConnectionFactory factory;
 
     /** @param url oneway.broker.url; user and password as the replicator logs in */
     public BrokerProbe(String url, String user, String password) {
-        this.factory = new ActiveMQConnectionFactory(url + (url.contains("?") ? "&" : "?") + FAIL_FAST, blankToNull(user), blankToNull(password));
+        this.factory = new BrokerConnectionFactory(url + (url.contains("?") ? "&" : "?") + FAIL_FAST, user, password);
     }
 
     /** @return why the broker cannot be reached, or empty */
@@ -38,9 +36,5 @@ public final class BrokerProbe implements AutoCloseable {
     @Override
     public void close() {
         factory.close();
-    }
-
-    private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s;
     }
 }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,6 +24,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
+import io.oneway.testing.Ports;
+
 /** The all-in-one default boots as `mvn camel:run` would: embedded servers, SQL installed, demo changes captured with positions. */
 class AllInOneIT {
 
@@ -36,14 +37,14 @@ class AllInOneIT {
     @BeforeAll
     static void boot() throws Exception {
         Path data = Files.createTempDirectory("oneway-all-in-one");
-        int remotePort = freePort();
-        int centralPort = freePort();
-        managementPort = freePort();
+        int remotePort = Ports.free();
+        int centralPort = Ports.free();
+        managementPort = Ports.free();
         Properties p = new Properties();
         p.setProperty("oneway.embedded.data-dir", data.toString());
         p.setProperty("oneway.embedded.remote-port", Integer.toString(remotePort));
         p.setProperty("oneway.embedded.central-port", Integer.toString(centralPort));
-        p.setProperty("oneway.embedded.broker-port", Integer.toString(freePort()));
+        p.setProperty("oneway.embedded.broker-port", Integer.toString(Ports.free()));
         p.setProperty("camel.management.port", Integer.toString(managementPort));
         p.setProperty("oneway.demo.period", "100");
         main = OnewayMain.create(null, p);
@@ -133,9 +134,4 @@ class AllInOneIT {
         return ds;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
 }

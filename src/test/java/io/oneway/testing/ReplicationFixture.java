@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +61,7 @@ public final class ReplicationFixture implements AutoCloseable {
 
     private ReplicationFixture(BrokerUsers users, String... sources) {
         try {
-            brokerPort = freePort();
+            brokerPort = Ports.free();
             broker = new EmbeddedBroker("artemis-config/broker.xml", Files.createTempDirectory("oneway-broker"), brokerPort, users);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -82,7 +81,8 @@ public final class ReplicationFixture implements AutoCloseable {
         }
         common.setProperty("oneway.embedded.enabled", "false");
         common.setProperty("oneway.demo.enabled", "false");
-        common.setProperty("oneway.broker.url", "tcp://127.0.0.1:" + brokerPort + "?cacheDestinations=true&minLargeMessageSize=4194304");
+        // a plain URL, as the README shows: the factory adds its defaults
+        common.setProperty("oneway.broker.url", "tcp://127.0.0.1:" + brokerPort);
         common.setProperty("camel.management.enabled", "false");
         common.setProperty("camel.main.jmx-enabled", "false");
         common.setProperty("camel.metrics.enabled", "false");
@@ -256,9 +256,4 @@ public final class ReplicationFixture implements AutoCloseable {
         }
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
 }

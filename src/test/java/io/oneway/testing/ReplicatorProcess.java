@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,21 +37,40 @@ public final class ReplicatorProcess implements AutoCloseable {
 
     /** Starts a replicator with this profile, heap (e.g. "256m") and settings; returns once its health endpoint answers. */
     public static ReplicatorProcess start(String profile, String heap, Properties settings, String logName) {
-        int port = freePort();
+        int port = Ports.free();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap,
                 "-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path")));
+        command.addAll(Distribution.asOptions(withManagement(settings, port)));
+        command.add("io.oneway.main.OnewayMain");
+        command.add("-profile");
+        command.add(profile);
+        return launch(new ProcessBuilder(command), port, profile, logName);
+    }
+
+    /** Starts a replicator as an operator does: the distribution's {@code bin/oneway run --profile PROFILE}, settings in JAVA_OPTS. */
+    public static ReplicatorProcess fromDistribution(Distribution distribution, String profile, String heap, Properties settings, String logName) {
+        int port = Ports.free();
+        ProcessBuilder pb = new ProcessBuilder(distribution.home().resolve("bin/oneway").toString(), "run", "--profile", profile);
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().put("ONEWAY_HEAP", heap);
+        pb.environment().put("ONEWAY_LOG_DIR", Path.of("target", logName + "-logs").toAbsolutePath().toString());
+        pb.environment().put("JAVA_OPTS", String.join(" ", Distribution.asOptions(withManagement(settings, port))));
+        return launch(pb, port, profile, logName);
+    }
+
+    private static Properties withManagement(Properties settings, int port) {
         Properties all = new Properties();
         all.putAll(settings);
         all.setProperty("camel.management.enabled", "true");
         all.setProperty("camel.management.port", Integer.toString(port));
         all.setProperty("camel.metrics.enabled", "true");
-        all.stringPropertyNames().forEach(k -> command.add("-D" + k + "=" + all.getProperty(k)));
-        command.add("io.oneway.main.OnewayMain");
-        command.add("-profile");
-        command.add(profile);
+        return all;
+    }
+
+    private static ReplicatorProcess launch(ProcessBuilder pb, int port, String profile, String logName) {
         File log = Path.of("target", logName + ".log").toFile();
         try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
+            Process p = pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
             ReplicatorProcess r = new ReplicatorProcess(p, port, log.toPath());
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> {
                 if (!p.isAlive()) {
@@ -151,11 +169,4 @@ public final class ReplicatorProcess implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }

@@ -1,0 +1,48 @@
+package io.oneway.support;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
+
+/**
+ * The replicator's connections to the broker: {@code oneway.broker.url} with Oneway's defaults
+ * for what the URL leaves out, so that a plain {@code tcp://host:61616} works as well as the
+ * embedded default; a blank user or password means none.
+ */
+public class BrokerConnectionFactory extends ActiveMQConnectionFactory {
+
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * cacheDestinations saves an address lookup per send; minLargeMessageSize keeps frames (at
+     * most oneway.send.frame-bytes of change text, a few MB) ordinary messages instead of large
+     * messages streamed through files (Artemis' default starts at 100 KB).
+     */
+    private static final Map<String, String> DEFAULTS = defaults();
+
+    public BrokerConnectionFactory(String url, String user, String password) {
+        super(withDefaults(url), blankToNull(user), blankToNull(password));
+    }
+
+    static String withDefaults(String url) {
+        StringBuilder out = new StringBuilder(url);
+        DEFAULTS.forEach((name, value) -> {
+            if (!url.contains(name + "=")) {
+                out.append(out.indexOf("?") < 0 ? '?' : '&').append(name).append('=').append(value);
+            }
+        });
+        return out.toString();
+    }
+
+    private static Map<String, String> defaults() {
+        Map<String, String> d = new LinkedHashMap<>();
+        d.put("cacheDestinations", "true");
+        d.put("minLargeMessageSize", "4194304");
+        return d;
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+}
