@@ -10,20 +10,24 @@
 #   native logical replication (live rate, catch-up of a backlog),
 #   capture write cost (pgbench tps with Oneway's capture trigger / without),
 #   Oneway catch-up of a 300,000-change backlog, live lag under full-speed pgbench,
-#   latency at 500 changes/s, throughput through a 10 % lossy link / lossless, peak memory.
+#   latency at 500 changes/s, throughput through a 10 % lossy link / lossless, peak memory,
+#   and, with the remote and central replicators as processes of the distribution and a
+#   standalone broker, the drain after a broker outage / after a central outage.
 # The replicator runs as one JVM (both halves, embedded broker, -Xmx512m) with a JFR
 # recording for the profile. Results: target/bench/results.md. It stops by itself and drops
 # its clusters. Settings: N (transactions per client for backlogs, default 30000),
 # LIVE_SECONDS (60), RATE_TPS (100 transactions/s = 500 changes/s), LOSSY_N (10000),
+# OUTAGE_MINUTES (2), OUTAGE_TPS (150 transactions/s during the outages),
 # REPLICATOR_OPTS (extra JVM options of the replicator, e.g. -Doneway.send.frame-size=2000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 V=15; REM=5433; CEN=5434
 N=${N:-30000}; LIVE_SECONDS=${LIVE_SECONDS:-60}; RATE_TPS=${RATE_TPS:-100}; LOSSY_N=${LOSSY_N:-10000}
+OUTAGE_MINUTES=${OUTAGE_MINUTES:-2}; OUTAGE_TPS=${OUTAGE_TPS:-150}
 OUT=$ROOT/target/bench; mkdir -p "$OUT"; rm -rf "$OUT/data"
 RESULTS=$OUT/results.md
-REPLICATOR_PID=
+REPLICATOR_PID=; REMOTE_PID=; CENTRAL_PID=; BROKER_PID=
 
 log() { echo "[bench $(date +%T)] $*" >&2; }
 q() { psql -h localhost -p "$1" -U postgres -d "$2" -qAtX -c "$3"; }
@@ -32,13 +36,13 @@ rate() { python3 -c "print(int($1 / ($3 - $2)))"; }
 record() { echo "$*" | tee -a "$RESULTS" >&2; }
 
 cleanup() {
-  [ -n "$REPLICATOR_PID" ] && kill "$REPLICATOR_PID" 2>/dev/null || true
+  for pid in $REPLICATOR_PID $REMOTE_PID $CENTRAL_PID $BROKER_PID; do kill "$pid" 2>/dev/null || true; done
   for c in onewayrem onewaycen; do pg_dropcluster --stop $V $c 2>/dev/null || true; done
 }
 trap cleanup EXIT
 
-log "building the replicator"
-mvn -q -B compile dependency:build-classpath -Dmdep.outputFile="$OUT/classpath.txt" >/dev/null
+log "building the replicator and its distribution"
+mvn -q -B package -DskipTests dependency:build-classpath -Dmdep.outputFile="$OUT/classpath.txt" >/dev/null
 CP="$ROOT/target/classes:$(cat "$OUT/classpath.txt")"
 
 log "creating clusters $REM (remote) and $CEN (central)"
@@ -185,6 +189,59 @@ lossless=$(drain lossless)
 log "lossy drain (10 % drop, both directions)"
 lossy=$(drain lossy -Doneway.send.endpoint=direct:lossy-changes -Doneway.apply.reply-endpoint=direct:lossy-replies -Doneway.lossy.drop=0.1)
 record "lossy link 10 % drop both directions: $lossy changes/s vs lossless $lossless changes/s, ratio $(python3 -c "print(round($lossy/$lossless,2))")"
+
+# --- outage: the split deployment, a standalone broker down for OUTAGE_MINUTES ----------------
+# Remote and central replicators as processes of the distribution, one standalone broker from
+# bin/oneway create-broker. A writer at OUTAGE_TPS runs through an outage and 90 s beyond; the
+# figure is how fast the backlog drains once the part is back: after the broker was down,
+# against after the central replicator was down just as long (the normal catch-up).
+log "outage: split deployment with a standalone broker"
+DIST=$(ls -d "$ROOT"/target/oneway-*/ | head -1)
+for p in $REM $CEN; do
+  q $p postgres "create database outage"
+  psql -h localhost -p $p -U postgres -d outage -qX -f bench/schema.sql >/dev/null
+done
+q $CEN outage "truncate customers cascade"
+psql -h localhost -p $REM -U postgres -d outage -qAtX -c "\copy customers to stdout" | psql -h localhost -p $CEN -U postgres -d outage -qX -c "\copy customers from stdin"
+DBS="-Doneway.remote.jdbc-url=jdbc:postgresql://localhost:$REM/outage -Doneway.central.jdbc-url=jdbc:postgresql://localhost:$CEN/outage -Doneway.apply.tables=public.customers,public.orders"
+for side in remote central; do JAVA_OPTS="$DBS" "$DIST/bin/oneway" install $side >/dev/null; done
+q $REM outage "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" >/dev/null
+q $CEN outage "select oneway.enable_apply('customers', 'branch1'), oneway.enable_apply('orders', 'branch1')" >/dev/null
+ARTEMIS_ADMIN_PASSWORD=bench-only "$DIST/bin/oneway" create-broker "$OUT/broker" --port 61618 --console-port 0 --memory 1G >/dev/null
+start_broker() {
+  "$OUT/broker/bin/artemis" run >> "$OUT/broker.log" 2>&1 & BROKER_PID=$!
+  until (echo > /dev/tcp/127.0.0.1/61618) 2>/dev/null; do sleep 0.2; done
+}
+start_role() { # $1 remote|central, $2 broker user
+  JAVA_OPTS="$DBS -Doneway.broker.url=tcp://127.0.0.1:61618 -Doneway.broker.user=$2 -Doneway.broker.password=DEMO-ONLY-$2-broker-password -Dcamel.management.port=$3 ${REPLICATOR_OPTS:-}" \
+    ONEWAY_LOG_DIR="$OUT/outage-$1" "$DIST/bin/oneway" run --profile "$1" > /dev/null 2>&1 &
+  eval "${1^^}_PID=$!"
+}
+oq() { q "$1" outage "$2"; }
+o_applied() { oq $CEN "select coalesce(max(applied_position), 0) from oneway.source_progress"; }
+o_captured() { oq $REM "select (select last_position from oneway.position_counter) + (select count(*) from oneway.unpositioned_changes())"; }
+o_wait() { local deadline=$(( $(date +%s) + 1200 )); until [ "$(o_applied)" -ge "$1" ]; do [ "$(date +%s)" -lt $deadline ] || { log "outage: gave up waiting for $1"; exit 1; }; sleep 0.2; done; }
+outage() { # $1 what, $2 stop command, $3 start command; sets BACKLOG and DRAIN (changes/s)
+  local from t0 target t1 t2 writer
+  from=$(o_applied); t0=$(date +%s)
+  (pgbench -n -h localhost -p $REM -U postgres -c 2 -j 2 -f /tmp/oneway_bench_tx.sql -R "$OUTAGE_TPS" -T $((OUTAGE_MINUTES * 60 + 90)) outage > /dev/null) & writer=$!
+  eval "$2"
+  while [ $(( $(date +%s) - t0 )) -lt $((OUTAGE_MINUTES * 60)) ]; do sleep 1; done
+  target=$(o_captured)
+  eval "$3"; t1=$(now); o_wait "$target"; t2=$(now)
+  wait $writer || true; o_wait "$(o_captured)"
+  BACKLOG=$((target - from)); DRAIN=$(rate $BACKLOG "$t1" "$t2")
+}
+start_broker
+start_role remote branch1 9881; start_role central central 9882
+pgbench -n -h localhost -p $REM -U postgres -c 2 -j 2 -f /tmp/oneway_bench_tx.sql -t 1000 outage > /dev/null; o_wait "$(o_captured)"
+outage "central replicator" 'kill $CENTRAL_PID; wait $CENTRAL_PID || true' 'start_role central central 9882'
+central_backlog=$BACKLOG; central_drain=$DRAIN
+outage "broker" 'kill -9 $BROKER_PID; wait $BROKER_PID 2>/dev/null || true' 'start_broker'
+broker_backlog=$BACKLOG; broker_drain=$DRAIN
+record "outage ($OUTAGE_MINUTES min, writer at $((OUTAGE_TPS * 5)) changes/s throughout): after the broker was killed, $broker_backlog changes drained at $broker_drain changes/s (from the broker's start, the writer still running); after the central replicator was stopped, $central_backlog at $central_drain changes/s (from its start, JVM start included); ratio $(python3 -c "print(round($broker_drain/$central_drain,2))")"
+kill "$REMOTE_PID" "$CENTRAL_PID"; wait "$REMOTE_PID" "$CENTRAL_PID" 2>/dev/null || true; REMOTE_PID=; CENTRAL_PID=
+kill "$BROKER_PID"; wait "$BROKER_PID" 2>/dev/null || true; BROKER_PID=
 
 peak_heap=$(jfr print --events jdk.GCHeapSummary "$OUT/catchup.jfr" | awk '/heapUsed/ {v = $3; if ($4 == "GB") v *= 1024; if ($4 == "kB") v /= 1024; if (v > m) m = v} END {print int(m)}')
 record "peak heap used (JFR, catch-up, live and latency phases): $peak_heap MB of 512 MB"

@@ -1,16 +1,12 @@
 package io.oneway.main;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Properties;
 
 import org.apache.activemq.artemis.core.config.impl.SecurityConfiguration;
 import org.apache.activemq.artemis.spi.core.security.ActiveMQJAASSecurityManager;
 import org.apache.activemq.artemis.spi.core.security.jaas.InVMLoginModule;
+
+import io.oneway.support.PropertiesFile;
 
 /**
  * Broker users and roles, read from Artemis' own file formats (artemis-users.properties:
@@ -26,8 +22,8 @@ public final class BrokerUsers {
 
     public static BrokerUsers load(Path usersFile, Path rolesFile) {
         BrokerUsers b = new BrokerUsers();
-        read(usersFile).forEach((user, password) -> b.configuration.addUser((String) user, (String) password));
-        read(rolesFile).forEach((role, members) -> {
+        PropertiesFile.read(usersFile).forEach((user, password) -> b.configuration.addUser((String) user, (String) password));
+        PropertiesFile.read(rolesFile).forEach((role, members) -> {
             for (String user : ((String) members).split(",")) {
                 if (!user.isBlank()) {
                     b.configuration.addRole(user.trim(), (String) role);
@@ -39,15 +35,5 @@ public final class BrokerUsers {
 
     ActiveMQJAASSecurityManager securityManager() {
         return new ActiveMQJAASSecurityManager(InVMLoginModule.class.getName(), configuration);
-    }
-
-    private static Properties read(Path file) {
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(r);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read broker users or roles from " + file, e);
-        }
-        return p;
     }
 }

@@ -1,10 +1,13 @@
 package io.oneway.main;
 
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 
 import org.apache.camel.main.Main;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Starts Oneway on Camel Main with the top-level {@code application.properties} and the
@@ -12,6 +15,8 @@ import org.apache.camel.main.Main;
  * or {@code central} for one half.
  */
 public final class OnewayMain {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OnewayMain.class);
 
     private OnewayMain() {
     }
@@ -25,7 +30,16 @@ public final class OnewayMain {
         Main main = create(profile(args), new Properties());
         StartWatch started = new StartWatch();
         main.addMainListener(started);
-        int code = main.run(args);
+        int code;
+        try {
+            code = main.run(args);
+        } catch (Exception | LinkageError e) {
+            // one line to act on; the trace only at debug level, so that the cause is not buried
+            LOG.error(StartFailure.describe(e));
+            LOG.debug("start-up failure", e);
+            code = 1;
+        }
+        // exiting also stops what a failed start left running (the embedded servers' exit hook)
         System.exit(started.started() ? code : 1);
     }
 
@@ -37,6 +51,7 @@ public final class OnewayMain {
         Main main = new Main();
         main.setDefaultPropertyPlaceholderLocation(propertyLocations(profile));
         main.setOverrideProperties(overrides);
+        main.addMainListener(new SettingsCheck(Path.of("application.properties")));
         main.addMainListener(new EmbeddedDefault());
         main.addMainListener(new SideServices());
         return main;

@@ -1,7 +1,6 @@
 package io.oneway.ops;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,6 +12,8 @@ import java.util.List;
 import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import io.oneway.support.PropertiesFile;
 
 /**
  * {@code bin/oneway create-broker}: a standalone Artemis broker instance for Oneway in one step:
@@ -110,7 +111,7 @@ public final class BrokerInstance {
 
     /** The project's users, each password hashed as Artemis checks it (ENC(...)), added to the instance's. */
     private static void addUsers(Path artemis, Path users, Path into) {
-        Properties p = properties(users);
+        Properties p = PropertiesFile.read(users);
         StringBuilder out = new StringBuilder(System.lineSeparator() + "# Oneway's users, from " + users + System.lineSeparator());
         for (String user : p.stringPropertyNames().stream().sorted().toList()) {
             String password = p.getProperty(user);
@@ -144,16 +145,6 @@ public final class BrokerInstance {
         } catch (IOException | UnsupportedOperationException e) {
             System.out.println("WARNING: cannot make " + file + " readable by its owner only: " + e.getMessage());
         }
-    }
-
-    private static Properties properties(Path file) {
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(r);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
-        return p;
     }
 
     /** Artemis' own one-way hash of a login password, as its login module checks it. */

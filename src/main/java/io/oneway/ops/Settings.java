@@ -1,9 +1,5 @@
 package io.oneway.ops;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,6 +10,8 @@ import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 import org.postgresql.ds.PGSimpleDataSource;
+
+import io.oneway.support.PropertiesFile;
 
 /**
  * The settings an operator command reads: the same {@code application.properties} (and profile
@@ -105,13 +103,7 @@ public final class Settings {
         if (!Files.exists(file)) {
             throw new IllegalArgumentException("no " + file + " here: run the command from the Oneway folder");
         }
-        Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            p.load(r);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
         // a profile file overrides the base file
-        properties.putAll(p);
+        properties.putAll(PropertiesFile.read(file));
     }
 }

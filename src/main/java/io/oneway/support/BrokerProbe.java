@@ -16,14 +16,22 @@ public final class BrokerProbe implements AutoCloseable {
     private static final String FAIL_FAST = "initialConnectAttempts=1&reconnectAttempts=0&retryInterval=100&callTimeout=2000"
             + "&callFailoverTimeout=2000&connectTimeoutMillis=2000";
     private final BrokerConnectionFactory factory;
+    private final boolean check;
 
-    /** @param url oneway.broker.url; user and password as the replicator logs in */
-    public BrokerProbe(String url, String user, String password) {
+    /**
+     * @param url oneway.broker.url; user and password as the replicator logs in
+     * @param check false when the transport uses no broker (oneway.broker.check)
+     */
+    public BrokerProbe(String url, String user, String password, boolean check) {
         this.factory = new BrokerConnectionFactory(url + (url.contains("?") ? "&" : "?") + FAIL_FAST, user, password);
+        this.check = check;
     }
 
-    /** @return why the broker cannot be reached, or empty */
+    /** @return why the broker cannot be reached, or empty (also when it is not checked) */
     public Optional<String> problem() {
+        if (!check) {
+            return Optional.empty();
+        }
         try (Connection c = factory.createConnection()) {
             return Optional.empty();
         } catch (JMSException | RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.oneway.wire;
 
+import org.apache.camel.Exchange;
 import org.apache.camel.Message;
 
 import io.oneway.support.OnewayMetrics;
@@ -14,6 +15,7 @@ public final class MessageEncoder {
     private final WireCodec codec;
     private final MessageSigner signer;
     private final OnewayMetrics metrics;
+    private final MessageNames names = new MessageNames();
 
     public MessageEncoder(WireCodec codec, MessageSigner signer, OnewayMetrics metrics) {
         this.codec = codec;
@@ -24,9 +26,7 @@ public final class MessageEncoder {
     /** Replaces the body, a {@link ControlMessage}, with its signed wire form. */
     public void encodeControl(Message message) {
         ControlMessage control = signer.sign(message.getBody(ControlMessage.class));
-        byte[] body = codec.encode(control);
-        message.setBody(body);
-        counted(control.source(), body);
+        written(message, control.source(), codec.encode(control));
         message.setHeader(Headers.KIND, control.kind().wireName());
         message.setHeader(Headers.SOURCE, control.source());
     }
@@ -49,9 +49,8 @@ public final class MessageEncoder {
         ChangeFrame signed = new ChangeFrame(frame.source(), frame.incarnation(),
                 frame.changes().stream().map(c -> signer.sign(frame.source(), frame.incarnation(), c)).toList());
         byte[] body = codec.encode(signed);
-        message.setBody(body);
+        written(message, signed.source(), body);
         message.getExchange().setProperty(MESSAGE_BYTES, body.length);
-        counted(signed.source(), body);
         message.setHeader(Headers.KIND, "changes");
         message.setHeader(Headers.SOURCE, signed.source());
         message.setHeader(Headers.FIRST, signed.first());
@@ -59,7 +58,14 @@ public final class MessageEncoder {
         message.getExchange().setProperty(SENT_THROUGH, signed.last());
     }
 
-    private void counted(String source, byte[] body) {
+    /**
+     * The body, counted, and a name in the order of writing for transports that keep messages
+     * as files (the file transport writes it as the file's name and reads in name order). JMS
+     * and AMQP do not carry Camel's own headers.
+     */
+    private void written(Message message, String source, byte[] body) {
+        message.setBody(body);
+        message.setHeader(Exchange.FILE_NAME, names.next());
         metrics.count("oneway_messages_sent", source, 1);
         metrics.count("oneway_bytes_sent", source, body.length);
     }
@@ -68,9 +74,8 @@ public final class MessageEncoder {
         ChangeChunk signed = signer.sign(frame.source(), frame.incarnation(), frame.chunk());
         long position = signed.change().position();
         byte[] body = codec.encode(new ChunkFrame(frame.source(), frame.incarnation(), signed));
-        message.setBody(body);
+        written(message, frame.source(), body);
         message.getExchange().setProperty(MESSAGE_BYTES, body.length);
-        counted(frame.source(), body);
         message.setHeader(Headers.KIND, "chunk");
         message.setHeader(Headers.SOURCE, frame.source());
         message.setHeader(Headers.FIRST, position);

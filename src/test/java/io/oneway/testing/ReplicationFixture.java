@@ -47,6 +47,9 @@ public final class ReplicationFixture implements AutoCloseable {
     private final Map<String, Main> remoteMains = new HashMap<>();
     private final Properties common = new Properties();
     private final boolean secured;
+    private final Path spool;
+    private Transport transport = Transport.JMS;
+    private boolean lossy;
     private Main centralMain;
 
     public ReplicationFixture(String... sources) {
@@ -63,6 +66,7 @@ public final class ReplicationFixture implements AutoCloseable {
         try {
             brokerPort = Ports.free();
             broker = new EmbeddedBroker("artemis-config/broker.xml", Files.createTempDirectory("oneway-broker"), brokerPort, users);
+            spool = Files.createTempDirectory("oneway-spool");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -108,8 +112,16 @@ public final class ReplicationFixture implements AutoCloseable {
         return this;
     }
 
+    /** Sends both directions over this transport instead of Artemis core JMS (call before starting the replicators). */
+    public ReplicationFixture transport(Transport t) {
+        transport = t;
+        common.putAll(t.common(brokerPort));
+        return this;
+    }
+
     /** Puts the lossy link in both directions with these settings (call before starting the replicators). */
     public ReplicationFixture lossy(double drop, double duplicate, double corrupt, int reorderWindow) {
+        lossy = true;
         common.setProperty("oneway.send.endpoint", "direct:lossy-changes");
         common.setProperty("oneway.apply.reply-endpoint", "direct:lossy-replies");
         common.setProperty("oneway.lossy.drop", Double.toString(drop));
@@ -138,6 +150,7 @@ public final class ReplicationFixture implements AutoCloseable {
         p.setProperty("camel.main.routes-include-pattern", CENTRAL_ROUTES);
         p.setProperty("oneway.central.jdbc-url", central.jdbcUrl());
         p.setProperty("oneway.remote.jdbc-url", "jdbc:postgresql://localhost:1/unused");
+        p.putAll(transport.central(List.of("branch1", "branch2"), lossy, spool));
         if (secured) {
             p.setProperty("oneway.broker.user", "central");
             p.setProperty("oneway.broker.password", "DEMO-ONLY-central-broker-password");
@@ -167,6 +180,7 @@ public final class ReplicationFixture implements AutoCloseable {
         p.setProperty("oneway.source.id", source);
         p.setProperty("oneway.remote.jdbc-url", remotes.get(source).jdbcUrl());
         p.setProperty("oneway.central.jdbc-url", "jdbc:postgresql://localhost:1/unused");
+        p.putAll(transport.remote(source, lossy, spool));
         if (secured) {
             p.setProperty("oneway.broker.user", source);
             p.setProperty("oneway.broker.password", "DEMO-ONLY-" + source + "-broker-password");

@@ -1,0 +1,71 @@
+package io.oneway.replication;
+
+import static io.oneway.testing.Sql.number;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import io.oneway.ops.Verifier.TableResult;
+import io.oneway.testing.ReplicationFixture;
+import io.oneway.testing.ShopWriter;
+import io.oneway.testing.Transport;
+
+/**
+ * SPEC §4 and §8: through a link that drops, duplicates, reorders and corrupts in both
+ * directions, every change is applied once, in order; the same over each shipped transport
+ * (LossyLinkIT, AmqpTransportIT, FileTransportIT).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class LossyLinkScenario {
+
+    private final Transport transport;
+    private ReplicationFixture fixture;
+
+    LossyLinkScenario(Transport transport) {
+        this.transport = transport;
+    }
+
+    @BeforeAll
+    void start() {
+        fixture = ReplicationFixture.running("branch1", new ReplicationFixture("branch1").transport(transport).lossy(0.20, 0.20, 0.05, 50));
+    }
+
+    @AfterAll
+    void stop() {
+        fixture.close();
+    }
+
+    @Test
+    void ten_thousand_changes_of_two_concurrent_writers_converge_exactly_once_through_a_bad_link() throws Exception {
+        ExecutorService writers = Executors.newFixedThreadPool(2);
+        try {
+            Future<Integer> w1 = writers.submit(() -> new ShopWriter(fixture.remote("branch1"), 1_000_000, 11).write(5_200));
+            Future<Integer> w2 = writers.submit(() -> new ShopWriter(fixture.remote("branch1"), 2_000_000, 22).write(5_200));
+            int committed = w1.get(5, TimeUnit.MINUTES) + w2.get(5, TimeUnit.MINUTES);
+            assertTrue(committed >= 10_000, "committed " + committed);
+        } finally {
+            writers.shutdownNow();
+        }
+
+        fixture.awaitCaughtUp("branch1", Duration.ofMinutes(5));
+
+        for (TableResult r : fixture.verify("branch1")) {
+            assertTrue(r.equal(), r.toString());
+        }
+        long positions = number(fixture.remote("branch1"), "select max(position) from oneway.change_log_status");
+        assertTrue(positions >= 10_000, "positions " + positions);
+        assertEquals(positions, number(fixture.central(), "select count(*) from oneway.receive_log where source_id = 'branch1'"));
+        assertEquals(positions, number(fixture.central(), "select count(distinct position) from oneway.receive_log where source_id = 'branch1'"));
+        assertEquals(positions, number(fixture.central(), "select max(position) from oneway.receive_log where source_id = 'branch1'"));
+    }
+}
