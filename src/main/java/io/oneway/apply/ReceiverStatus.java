@@ -20,4 +20,10 @@ public record ReceiverStatus(long applied, long received, long highestKnown, int
         boolean halted, long lastHeardMillis, long appliedLoggedAtMillis, String incarnation, String digest) {
 
     static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, false, 0, 0, null, null);
+
+    /** The same, with the source heard from at this time (epoch ms). */
+    ReceiverStatus heardAt(long millis) {
+        return new ReceiverStatus(applied, received, highestKnown, parkedChanges, parkedBytes, staged, halted, Math.max(lastHeardMillis, millis),
+                appliedLoggedAtMillis, incarnation, digest);
+    }
 }

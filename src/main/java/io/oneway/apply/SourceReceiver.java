@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.slf4j.Logger;
@@ -49,7 +50,9 @@ final class SourceReceiver {
     private final ProgressLog progress;
     private final Set<String> refusedIncarnations = new HashSet<>();
     private final ReentrantLock lock = new ReentrantLock();
-    private volatile ReceiverStatus status = ReceiverStatus.NONE;
+    private final AtomicReference<ReceiverStatus> status = new AtomicReference<>(ReceiverStatus.NONE);
+    private volatile long heardWhileBusy;
+    private final AtomicLong announcedWhileBusy = new AtomicLong();
 
     private boolean loaded;
     private long applied;
@@ -81,7 +84,7 @@ final class SourceReceiver {
     }
 
     ReceiverStatus status() {
-        return status;
+        return status.get();
     }
 
     /** Reads the source's durable progress before anything of it arrives, so its metrics are right from the start. */
@@ -164,7 +167,16 @@ final class SourceReceiver {
     }
 
     Optional<ControlMessage> onHeartbeat(ControlMessage heartbeat) throws SQLException {
-        lock.lock();
+        if (!lock.tryLock()) {
+            // a long apply holds the lock (a large staged transaction can take minutes): the source is
+            // alive all the same, so say so at once instead of blocking this consumer until the apply ends;
+            // what the heartbeat announces is taken into account by the next locked step
+            heardWhileBusy = System.currentTimeMillis();
+            announcedWhileBusy.accumulateAndGet(heartbeat.to(), Math::max);
+            long heard = heardWhileBusy;
+            status.updateAndGet(st -> st.heardAt(heard));
+            return Optional.empty();
+        }
         try {
             load();
             if (!acceptIncarnation(heartbeat.incarnation()) || halted) {
@@ -204,7 +216,8 @@ final class SourceReceiver {
     /** Periodic work: retry applying after a passing failure, re-request what is still missing, send or repeat the ack. */
     List<ControlMessage> tick() {
         if (!lock.tryLock()) {
-            return ackDue(status.applied(), status.received(), status.digest()).map(List::of).orElse(List.of());
+            ReceiverStatus st = status.get();
+            return ackDue(st.applied(), st.received(), st.digest()).map(List::of).orElse(List.of());
         }
         try {
             List<ControlMessage> out = new ArrayList<>(2);
@@ -228,7 +241,7 @@ final class SourceReceiver {
     /** The ack, when it moved or the last one is older than oneway.apply.ack-repeat. Called by the tick thread only. */
     private Optional<ControlMessage> ackDue(long appliedNow, long receivedNow, String digestNow) {
         long now = System.currentTimeMillis();
-        String knownIncarnation = status.incarnation();
+        String knownIncarnation = status.get().incarnation();
         if (receivedNow <= 0 || knownIncarnation == null || halted
                 || appliedNow == ackedApplied && receivedNow == ackedReceived && now - ackSentAt < settings.ackRepeatMillis()) {
             return Optional.empty();
@@ -493,7 +506,9 @@ final class SourceReceiver {
     }
 
     private void publish() {
-        status = new ReceiverStatus(applied, received(), highestKnown, parked.count(), parked.bytes() + pieces.bytes(),
-                Math.max(0, staged - applied), halted, lastHeard, appliedLoggedAt, incarnation, digest == null ? null : Fingerprint.text(digest));
+        highestKnown = Math.max(highestKnown, announcedWhileBusy.get());
+        lastHeard = Math.max(lastHeard, heardWhileBusy);
+        status.set(new ReceiverStatus(applied, received(), highestKnown, parked.count(), parked.bytes() + pieces.bytes(),
+                Math.max(0, staged - applied), halted, lastHeard, appliedLoggedAt, incarnation, digest == null ? null : Fingerprint.text(digest)));
     }
 }

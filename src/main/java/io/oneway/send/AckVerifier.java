@@ -75,7 +75,15 @@ public final class AckVerifier {
                 alarm("malformed-ack", "an ack for position " + ack.applied() + " carries no readable digest");
                 return null;
             }
-            digest = digestThrough(s.acked(), s.digest(), ack.applied());
+            // reading the fingerprints of a large applied range takes a while: the central side is
+            // plainly alive meanwhile, so nothing is sent again for its silence
+            window.verifying(true);
+            try {
+                digest = digestThrough(s.acked(), s.digest(), ack.applied());
+            } finally {
+                window.verifying(false);
+                window.heard();
+            }
             if (!Arrays.equals(digest, theirs)) {
                 return diverged(s.acked(), ack.applied(), theirs);
             }

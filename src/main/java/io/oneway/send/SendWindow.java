@@ -50,6 +50,7 @@ public final class SendWindow {
     private long waitingSince;
     private long lastHeard;
     private long retransmitAfter;
+    private volatile boolean verifying;
 
     public SendWindow(DataSource remote, SourceIdentity identity, long window, long windowBytes, long retransmitAfterMillis,
             long maxRetransmitAfterMillis, long retransmitChunk, OnewayMetrics metrics) {
@@ -124,6 +125,11 @@ public final class SendWindow {
         inFlightBytes += bytes;
     }
 
+    /** While an ack that moved is being checked against the log: the central side is alive, so nothing is due again. */
+    public void verifying(boolean now) {
+        verifying = now;
+    }
+
     /** A verified ack arrived, whether it moved anything or repeated the last one: the central side is alive. */
     public synchronized void heard() {
         lastHeard = System.currentTimeMillis();
@@ -155,7 +161,7 @@ public final class SendWindow {
     public synchronized boolean retransmitDue(Message message) {
         load();
         long now = System.currentTimeMillis();
-        if (lastSent <= received || now - Math.max(waitingSince, lastHeard) < retransmitAfter) {
+        if (verifying || lastSent <= received || now - Math.max(waitingSince, lastHeard) < retransmitAfter) {
             return false;
         }
         long to = Math.min(lastSent, received + retransmitChunk);
