@@ -25,7 +25,7 @@ ROOT=$(pwd)
 V=15; REM=5433; CEN=5434
 N=${N:-30000}; LIVE_SECONDS=${LIVE_SECONDS:-60}; RATE_TPS=${RATE_TPS:-100}; LOSSY_N=${LOSSY_N:-10000}
 OUTAGE_MINUTES=${OUTAGE_MINUTES:-2}; OUTAGE_TPS=${OUTAGE_TPS:-150}
-OUT=$ROOT/target/bench; mkdir -p "$OUT"; rm -rf "$OUT/data"
+OUT=$ROOT/target/bench; mkdir -p "$OUT"; rm -rf "$OUT/data" "$OUT/broker"
 RESULTS=$OUT/results.md
 REPLICATOR_PID=; REMOTE_PID=; CENTRAL_PID=; BROKER_PID=
 
@@ -44,6 +44,7 @@ trap cleanup EXIT
 log "building the replicator and its distribution"
 mvn -q -B package -DskipTests dependency:build-classpath -Dmdep.outputFile="$OUT/classpath.txt" >/dev/null
 CP="$ROOT/target/classes:$(cat "$OUT/classpath.txt")"
+DIST=$(ls -d "$ROOT"/target/oneway-*/ | head -1)
 
 log "creating clusters $REM (remote) and $CEN (central)"
 cleanup
@@ -102,12 +103,13 @@ q $CEN native "drop subscription s"
 
 # --- capture write cost ---------------------------------------------------------------------
 log "capture write cost"
-for f in sql/remote/01-schema.sql sql/remote/02-capture.sql sql/remote/03-positions.sql sql/remote/04-blocking.sql sql/remote/05-reference.sql sql/remote/06-roles.sql sql/remote/07-purge.sql sql/shared/verify.sql; do
-  psql -h localhost -p $REM -U postgres -d bench -qX -v ON_ERROR_STOP=1 -f $f >/dev/null
-done
-for f in sql/central/01-schema.sql sql/central/02-operations.sql sql/central/03-roles.sql sql/central/04-purge.sql sql/shared/verify.sql; do
-  psql -h localhost -p $CEN -U postgres -d bench -qX -v ON_ERROR_STOP=1 -f $f >/dev/null
-done
+install() { # $1 database: Oneway's SQL on both sides, as an operator installs it
+  for side in remote central; do
+    JAVA_OPTS="-Doneway.remote.jdbc-url=jdbc:postgresql://localhost:$REM/$1 -Doneway.central.jdbc-url=jdbc:postgresql://localhost:$CEN/$1" \
+      "$DIST/bin/oneway" install $side >/dev/null
+  done
+}
+install bench
 q $REM scratch "checkpoint"
 base_tps=$(pgb -t "$N" scratch | awk '/^tps/ {print int($3)}')
 q $REM bench "select oneway.enable_capture('customers'), oneway.enable_capture('orders')"
@@ -196,7 +198,6 @@ record "lossy link 10 % drop both directions: $lossy changes/s vs lossless $loss
 # figure is how fast the backlog drains once the part is back: after the broker was down,
 # against after the central replicator was down just as long (the normal catch-up).
 log "outage: split deployment with a standalone broker"
-DIST=$(ls -d "$ROOT"/target/oneway-*/ | head -1)
 for p in $REM $CEN; do
   q $p postgres "create database outage"
   psql -h localhost -p $p -U postgres -d outage -qX -f bench/schema.sql >/dev/null
@@ -204,7 +205,7 @@ done
 q $CEN outage "truncate customers cascade"
 psql -h localhost -p $REM -U postgres -d outage -qAtX -c "\copy customers to stdout" | psql -h localhost -p $CEN -U postgres -d outage -qX -c "\copy customers from stdin"
 DBS="-Doneway.remote.jdbc-url=jdbc:postgresql://localhost:$REM/outage -Doneway.central.jdbc-url=jdbc:postgresql://localhost:$CEN/outage -Doneway.apply.tables=public.customers,public.orders"
-for side in remote central; do JAVA_OPTS="$DBS" "$DIST/bin/oneway" install $side >/dev/null; done
+install outage
 q $REM outage "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" >/dev/null
 q $CEN outage "select oneway.enable_apply('customers', 'branch1'), oneway.enable_apply('orders', 'branch1')" >/dev/null
 ARTEMIS_ADMIN_PASSWORD=bench-only "$DIST/bin/oneway" create-broker "$OUT/broker" --port 61618 --console-port 0 --memory 1G >/dev/null
