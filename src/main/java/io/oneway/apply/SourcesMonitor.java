@@ -10,6 +10,7 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 import io.oneway.support.BrokerProbe;
+import io.oneway.support.LinkSilence;
 import io.oneway.support.OnewayMetrics;
 import io.oneway.support.SqlScript;
 import io.oneway.support.StallWatch;
@@ -26,20 +27,17 @@ public final class SourcesMonitor {
 
     private final DataSource central;
     private final GapDetector detector;
-    private final BrokerProbe broker;
+    private final LinkSilence link;
     private final StallWatch watch;
     private final OnewayMetrics metrics;
     private final long silentAfterMillis;
-    private final long startedAt = System.currentTimeMillis();
-    private long brokerBackAt;
-    private boolean brokerDown;
     private volatile List<String> sources = List.of();
 
     public SourcesMonitor(DataSource central, GapDetector detector, BrokerProbe broker, StallWatch watch, OnewayMetrics metrics,
             long silentAfterMillis) {
         this.central = central;
         this.detector = detector;
-        this.broker = broker;
+        this.link = new LinkSilence(broker);
         this.watch = watch;
         this.metrics = metrics;
         this.silentAfterMillis = silentAfterMillis;
@@ -73,13 +71,9 @@ public final class SourcesMonitor {
     /** @return the notifications due: a stall begun or ended */
     public synchronized List<Map<String, Object>> check() {
         List<Stall> found = new ArrayList<>();
-        String brokerProblem = broker.problem().orElse(null);
         String databaseProblem = null;
         long now = System.currentTimeMillis();
-        if (brokerDown && brokerProblem == null) {
-            brokerBackAt = now;
-        }
-        brokerDown = brokerProblem != null;
+        String brokerProblem = link.brokerProblem(now);
         if (brokerProblem != null) {
             found.add(new Stall("broker-unreachable", null, brokerProblem));
         }
@@ -90,7 +84,7 @@ public final class SourcesMonitor {
                 ReceiverStatus st = status(s);
                 List<String> stalls = new ArrayList<>();
                 // silent since it was last heard, and at least since this replicator started or the broker came back
-                long silentFor = now - Math.max(Math.max(startedAt, brokerBackAt), st.lastHeardMillis());
+                long silentFor = link.silentFor(now, st.lastHeardMillis());
                 // with the broker out of reach, a source's silence is no news
                 if (brokerProblem == null && silentFor >= silentAfterMillis) {
                     Stall silent = new Stall("source-silent", s, "nothing from source " + s + " for " + silentFor / 1000

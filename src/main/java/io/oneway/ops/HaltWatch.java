@@ -5,14 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.apache.camel.CamelContext;
-import org.apache.camel.health.HealthCheckRegistry;
 import org.apache.camel.health.HealthCheckResultBuilder;
-import org.apache.camel.impl.health.AbstractHealthCheck;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.oneway.support.OnewayMetrics;
+import io.oneway.support.RegisteredHealthCheck;
 
 /**
  * Watches what stops replication (a blocked change on the remote, halted sources on the
@@ -21,7 +19,7 @@ import io.oneway.support.OnewayMetrics;
  * Each observed row has an {@code id}, a {@code message} for people, and may have a
  * {@code version} that changes when more becomes known about it (counts that merely grow do not).
  */
-public final class HaltWatch extends AbstractHealthCheck {
+public final class HaltWatch extends RegisteredHealthCheck {
 
     private static final Logger LOG = LoggerFactory.getLogger(HaltWatch.class);
     private final String side;
@@ -34,19 +32,6 @@ public final class HaltWatch extends AbstractHealthCheck {
         super("oneway", "oneway-" + side);
         this.side = side;
         this.metrics = metrics;
-    }
-
-    @Override
-    public void setCamelContext(CamelContext camelContext) {
-        if (getCamelContext() == camelContext) {
-            // the registry hands the context back when we register
-            return;
-        }
-        super.setCamelContext(camelContext);
-        HealthCheckRegistry registry = HealthCheckRegistry.get(camelContext);
-        if (registry != null) {
-            registry.register(this);
-        }
     }
 
     /**

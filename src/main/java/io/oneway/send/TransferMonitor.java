@@ -11,6 +11,7 @@ import java.util.Map;
 import javax.sql.DataSource;
 
 import io.oneway.support.BrokerProbe;
+import io.oneway.support.LinkSilence;
 import io.oneway.support.OnewayMetrics;
 import io.oneway.support.SqlScript;
 import io.oneway.support.StallWatch;
@@ -31,13 +32,10 @@ public final class TransferMonitor {
     private final DataSource remote;
     private final SourceIdentity identity;
     private final SendWindow window;
-    private final BrokerProbe broker;
+    private final LinkSilence link;
     private final StallWatch watch;
     private final OnewayMetrics metrics;
     private final long silentAfterMillis;
-    private final long startedAt = System.currentTimeMillis();
-    private long brokerBackAt;
-    private boolean brokerDown;
     private volatile Progress progress = new Progress(0, 0, 0);
 
     public TransferMonitor(DataSource remote, SourceIdentity identity, SendWindow window, BrokerProbe broker, StallWatch watch,
@@ -45,7 +43,7 @@ public final class TransferMonitor {
         this.remote = remote;
         this.identity = identity;
         this.window = window;
-        this.broker = broker;
+        this.link = new LinkSilence(broker);
         this.watch = watch;
         this.metrics = metrics;
         this.silentAfterMillis = silentAfterMillis;
@@ -81,18 +79,14 @@ public final class TransferMonitor {
         } catch (SQLException | RuntimeException e) {
             found.add(new Stall("database-unreachable", identity.source(), "the remote database cannot be reached: " + firstLine(e)));
         }
-        String brokerProblem = broker.problem().orElse(null);
         long now = System.currentTimeMillis();
-        if (brokerDown && brokerProblem == null) {
-            brokerBackAt = now;
-        }
-        brokerDown = brokerProblem != null;
+        String brokerProblem = link.brokerProblem(now);
         if (brokerProblem != null) {
             found.add(new Stall("broker-unreachable", identity.source(), brokerProblem));
         }
         long backlog = Math.max(0, progress.captured() - progress.acked());
         // silent since the last ack, and at least since this replicator started or the broker came back
-        long silentFor = now - Math.max(Math.max(startedAt, brokerBackAt), window.lastHeard());
+        long silentFor = link.silentFor(now, window.lastHeard());
         // with the broker out of reach, the central side's silence is no news
         if (brokerProblem == null && backlog > 0 && silentFor >= silentAfterMillis) {
             found.add(new Stall("central-silent", identity.source(), "no ack from the central side for " + silentFor / 1000

@@ -7,10 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.apache.camel.CamelContext;
-import org.apache.camel.health.HealthCheckRegistry;
 import org.apache.camel.health.HealthCheckResultBuilder;
-import org.apache.camel.impl.health.AbstractHealthCheck;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * notification ({@code stalled}, then {@code recovered}), and the health check, DOWN while any is
  * in force. The monitors of each side feed it what they found at each check.
  */
-public final class StallWatch extends AbstractHealthCheck {
+public final class StallWatch extends RegisteredHealthCheck {
 
     /** A stall found at a check: its state (e.g. central-silent), the source it concerns (null: all of them), and why. */
     public record Stall(String state, String source, String cause) {
@@ -41,18 +38,6 @@ public final class StallWatch extends AbstractHealthCheck {
     public StallWatch(String side) {
         super("oneway", "oneway-" + side + "-link");
         this.side = side;
-    }
-
-    @Override
-    public void setCamelContext(CamelContext camelContext) {
-        if (getCamelContext() == camelContext) {
-            return;
-        }
-        super.setCamelContext(camelContext);
-        HealthCheckRegistry registry = HealthCheckRegistry.get(camelContext);
-        if (registry != null) {
-            registry.register(this);
-        }
     }
 
     /**
