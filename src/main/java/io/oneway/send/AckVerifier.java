@@ -32,12 +32,14 @@ public final class AckVerifier {
     private final DataSource remote;
     private final SourceIdentity identity;
     private final SendWindow window;
+    private final SentFingerprints sent;
     private final OnewayMetrics metrics;
 
-    public AckVerifier(DataSource remote, SourceIdentity identity, SendWindow window, OnewayMetrics metrics) {
+    public AckVerifier(DataSource remote, SourceIdentity identity, SendWindow window, SentFingerprints sent, OnewayMetrics metrics) {
         this.remote = remote;
         this.identity = identity;
         this.window = window;
+        this.sent = sent;
         this.metrics = metrics;
     }
 
@@ -97,6 +99,7 @@ public final class AckVerifier {
             ps.executeUpdate();
         }
         window.delivered(Math.max(s.acked(), ack.applied()), Math.max(s.received(), ack.received()));
+        sent.acknowledged(ack.applied());
         return null;
     }
 
@@ -158,8 +161,25 @@ public final class AckVerifier {
         return ControlMessage.digestRequest(identity.source(), identity.incarnation(), acked + 1, Math.min(applied, acked + CHUNK));
     }
 
-    /** The running digest at {@code upto}, from the digest at {@code after} and the fingerprints in between. */
+    /**
+     * The running digest at {@code upto}, from the digest at {@code after} and the fingerprints in
+     * between: those of the changes just sent as they were sent, the others read from the log.
+     */
     private byte[] digestThrough(long after, byte[] digest, long upto) throws SQLException {
+        long heldFrom = Math.max(after + 1, sent.firstHeld());
+        long heldTo = Math.min(upto, sent.lastHeld());
+        if (heldFrom > heldTo) {
+            return digestFromLog(after, digest, upto);
+        }
+        byte[] d = digestFromLog(after, digest, heldFrom - 1);
+        d = sent.chain(d, heldFrom, heldTo);
+        return digestFromLog(heldTo, d, upto);
+    }
+
+    private byte[] digestFromLog(long after, byte[] digest, long upto) throws SQLException {
+        if (after >= upto) {
+            return digest;
+        }
         byte[] d = digest;
         long expected = after + 1;
         try (Connection c = remote.getConnection()) {
