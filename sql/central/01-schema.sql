@@ -57,3 +57,17 @@ create table if not exists oneway.staged_change (
   received_at timestamptz not null,
   primary key (source_id, position)
 );
+
+-- Tables of a source whose snapshot runs (remote 11-snapshot.sql): from its begin mark to its end
+-- mark their changes are applied leniently, since a row not reloaded yet may be missing or stale
+-- here. Written in the apply transaction of the marks, so a restart goes on exactly where it was.
+create table if not exists oneway.snapshot_state (
+  source_id   text not null,
+  table_name  text not null,
+  begun_at    bigint not null,
+  rows_total  bigint not null,
+  rows_loaded bigint not null default 0,
+  chunks      bigint not null default 0,
+  primary key (source_id, table_name)
+);
+comment on column oneway.snapshot_state.begun_at is 'position of the begin mark';

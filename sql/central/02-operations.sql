@@ -19,6 +19,7 @@ alter table oneway.receive_log add constraint receive_log_state_check check (sta
 -- When each change was made on the remote (its transaction's start): lag and latency per change.
 alter table oneway.receive_log add column if not exists logged_at timestamptz;
 
--- Receive-log operations: I, U, D, S for a schema change of a replicated table, Q for a sequence value.
+-- Receive-log operations: I, U, D, S for a schema change of a replicated table, Q for a sequence value,
+-- B, C, E for a snapshot's begin mark, chunk and end mark (remote 11-snapshot.sql).
 alter table oneway.receive_log drop constraint if exists receive_log_op_check;
-alter table oneway.receive_log add constraint receive_log_op_check check (op in ('I', 'U', 'D', 'S', 'Q'));
+alter table oneway.receive_log add constraint receive_log_op_check check (op in ('I', 'U', 'D', 'S', 'Q', 'B', 'C', 'E'));

@@ -19,4 +19,5 @@ grant select, insert, update on oneway.source_progress to oneway_applier;
 grant select, insert on oneway.receive_log to oneway_applier;
 grant select on oneway.skipped_change to oneway_applier;
 grant select, insert, delete on oneway.staged_change to oneway_applier;
+grant select, insert, update, delete on oneway.snapshot_state to oneway_applier;
 grant select, insert, update on oneway.monitor_state to oneway_applier;

@@ -36,7 +36,7 @@ create table if not exists oneway.change_log (
 );
 alter sequence oneway.change_log_log_id_seq owned by oneway.change_log.log_id;
 alter table oneway.change_log drop constraint if exists change_log_op_check;
-alter table oneway.change_log add constraint change_log_op_check check (op in ('I', 'U', 'D', 'S', 'Q'));
+alter table oneway.change_log add constraint change_log_op_check check (op in ('I', 'U', 'D', 'S', 'Q', 'B', 'C', 'E'));
 -- the position assigner looks for new rows by transaction id (see 03-positions.sql)
 create index if not exists change_log_txid on oneway.change_log (txid);
 
@@ -44,7 +44,7 @@ comment on column oneway.change_log.log_id is 'statement-order id, from a CACHE 
 comment on column oneway.change_log.txid is 'source transaction id (top level, 64-bit xid8 as bigint: the planner estimates bigint ranges, not xid8 ones)';
 comment on column oneway.change_log.object_type is 'schema-qualified table name, quoted where needed';
 comment on column oneway.change_log.object_id is 'primary key values as a JSON object; for U and D the key before the change';
-comment on column oneway.change_log.op is 'I insert, U update, D delete, S schema change (09-schema.sql), Q sequence value (10-sequences.sql)';
+comment on column oneway.change_log.op is 'I insert, U update, D delete, S schema change (09-schema.sql), Q sequence value (10-sequences.sql), B C E snapshot begin, chunk, end (11-snapshot.sql)';
 comment on column oneway.change_log.state is 'L logged (ready to send), B blocked';
 comment on column oneway.change_log.capture_mode is 'I image (row image stored), R reference (row read when the message is built)';
 comment on column oneway.change_log.row_image is 'new row values as JSON (I and U in image mode); null for D and in reference mode';

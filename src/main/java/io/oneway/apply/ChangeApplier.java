@@ -38,15 +38,17 @@ public final class ChangeApplier {
     private final TableCatalog catalog;
     private final SchemaChanges schemaChanges;
     private final SequenceValues sequenceValues;
+    private final SnapshotLoader snapshots;
     private final int pageChanges;
 
     /** @param pageChanges changes read from the staging table at a time while a staged transaction is applied */
     public ChangeApplier(DataSource central, TableCatalog catalog, SchemaChanges schemaChanges, SequenceValues sequenceValues,
-            int pageChanges) {
+            SnapshotLoader snapshots, int pageChanges) {
         this.central = central;
         this.catalog = catalog;
         this.schemaChanges = schemaChanges;
         this.sequenceValues = sequenceValues;
+        this.snapshots = snapshots;
         this.pageChanges = pageChanges;
     }
 
@@ -266,10 +268,10 @@ public final class ChangeApplier {
                 return applyRun(source, first, last, pages, receivedAt, skipped, digest, staged, this::inOrder, ChangeApplier::executeEach);
             }
         } catch (RowCountMismatch e) {
-            throw culprit(pages, skipped, e.getMessage());
+            throw culprit(source, pages, skipped, e.getMessage());
         } catch (SQLException e) {
             if (isPermanent(e)) {
-                throw culprit(pages, skipped, "the central database refused the run of " + source + ": " + firstLine(e));
+                throw culprit(source, pages, skipped, "the central database refused the run of " + source + ": " + firstLine(e));
             }
             throw e;
         }
@@ -287,22 +289,26 @@ public final class ChangeApplier {
                 }
                 byte[][] running = {digest};
                 boolean[] schemaChanged = {false};
+                Set<String> snapshotting = snapshots.running(c, source);
                 pages.forEach(c, page -> {
-                    // a schema change is applied at its place: the changes before it with the table as it was, those after as it is
+                    // a schema change and a snapshot's marks and chunks are applied at their place: the row changes before
+                    // them as batches (leniently for tables under snapshot), those after as further batches
                     List<ChangeRecord> segment = new ArrayList<>();
+                    List<ChangeRecord> lenient = new ArrayList<>();
                     for (ChangeRecord change : toApply(page, skipped)) {
-                        if (change.schemaChange()) {
-                            applySegment(c, segment, planner, executor);
-                            segment.clear();
-                            schemaChanged[0] = true;
-                            schemaChanges.apply(c, change);
-                        } else if (change.sequenceValue()) {
-                            sequenceValues.apply(c, change);
-                        } else {
-                            segment.add(change);
+                        if (change.rowChange()) {
+                            (snapshotting.contains(change.table()) ? lenient : segment).add(change);
+                            continue;
                         }
+                        applySegment(c, segment, planner, executor);
+                        segment.clear();
+                        snapshots.applyLeniently(c, lenient);
+                        lenient.clear();
+                        schemaChanged[0] |= change.schemaChange();
+                        applyOne(c, source, change, snapshotting);
                     }
                     applySegment(c, segment, planner, executor);
+                    snapshots.applyLeniently(c, lenient);
                     running[0] = logReceived(c, source, page, receivedAt, skipped, running[0]);
                 });
                 if (staged) {
@@ -481,21 +487,20 @@ public final class ChangeApplier {
     }
 
     /** Re-runs the changes one by one, in a transaction that is rolled back, to name the one the database refuses. */
-    private ApplyHaltException culprit(Pages pages, Set<Long> skipped, String runError) throws SQLException {
+    private ApplyHaltException culprit(String source, Pages pages, Set<Long> skipped, String runError) throws SQLException {
         try (Connection c = central.getConnection()) {
             c.setAutoCommit(false);
             try {
                 update(c, "central/queries/begin-apply.sql");
                 ChangeRecord[] first = {null};
+                Set<String> snapshotting = snapshots.running(c, source);
                 pages.forEach(c, page -> {
                     first[0] = first[0] == null && !page.isEmpty() ? page.get(0) : first[0];
                     for (ChangeRecord change : toApply(page, skipped)) {
-                        if (change.schemaChange()) {
-                            schemaChanges.apply(c, change);
-                        } else if (change.sequenceValue()) {
-                            sequenceValues.apply(c, change);
-                        } else {
+                        if (change.rowChange() && !snapshotting.contains(change.table())) {
                             tryOne(c, change);
+                        } else {
+                            applyOneNamed(c, source, change, snapshotting);
                         }
                     }
                 });
@@ -508,6 +513,30 @@ public final class ChangeApplier {
                 c.rollback();
                 catalog.forget();
             }
+        }
+    }
+
+    /** A change applied on its own: a schema change, a sequence value, a snapshot's mark or chunk, a change of a table under snapshot. */
+    private void applyOne(Connection c, String source, ChangeRecord change, Set<String> snapshotting) throws SQLException, ApplyHaltException {
+        if (change.schemaChange()) {
+            schemaChanges.apply(c, change);
+        } else if (change.sequenceValue()) {
+            sequenceValues.apply(c, change);
+        } else {
+            snapshots.apply(c, source, change, snapshotting);
+        }
+    }
+
+    /** {@link #applyOne}, with a refusal of the database named as this change's. */
+    private void applyOneNamed(Connection c, String source, ChangeRecord change, Set<String> snapshotting)
+            throws SQLException, ApplyHaltException {
+        try {
+            applyOne(c, source, change, snapshotting);
+        } catch (SQLException e) {
+            if (!isPermanent(e)) {
+                throw e;
+            }
+            throw new ApplyHaltException(change, "the central database refused it: " + firstLine(e) + " (SQLSTATE " + e.getSQLState() + ")");
         }
     }
 

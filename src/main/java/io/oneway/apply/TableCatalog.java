@@ -111,6 +111,58 @@ public final class TableCatalog {
         return batchStatements.get(statement);
     }
 
+    /**
+     * The statement that deletes a snapshot chunk's scope (sql/remote/11-snapshot.sql): the rows
+     * whose key is above {@code after} and at most {@code through}, and when {@code bucket}, in
+     * one bucket of verify's hash of the key's text form (sql/shared/verify.sql). Its parameters,
+     * in order and only those asked for: the after and the through key (JSON key images), the
+     * bucket count and the bucket (integers). A bound left out is not tested, so a range scan of
+     * the key's index does the work.
+     */
+    public String scopeDelete(Connection c, ChangeRecord change, List<String> keyColumns, boolean bucket, boolean after, boolean through)
+            throws ApplyHaltException, SQLException {
+        Table table = table(c, change);
+        String cacheKey = table.quotedName + "\u0000scope\u0000" + keyColumns + bucket + after + through;
+        String sql = statements.get(cacheKey);
+        if (sql == null) {
+            List<Column> keys = new ArrayList<>();
+            for (String name : keyColumns) {
+                Column column = table.columns.get(name);
+                if (column == null) {
+                    throw new ApplyHaltException(change, "key column \"" + name + "\" of the snapshot does not exist in " + table.quotedName);
+                }
+                keys.add(column);
+            }
+            StringBuilder where = new StringBuilder("true");
+            if (bucket) {
+                where.append(" and (abs(hashtext(").append(keyImage(keys)).append("::text)) % ?::int)::int = ?::int");
+            }
+            if (after) {
+                where.append(" and (").append(names(keys, "t.")).append(") > (").append(casts(keys, "n.a")).append(")");
+            }
+            if (through) {
+                where.append(" and (").append(names(keys, "t.")).append(") <= (").append(casts(keys, "n.b")).append(")");
+            }
+            sql = "delete from " + table.quotedName + " t using (select " + (after ? "?::jsonb" : "null::jsonb") + " as a, "
+                    + (through ? "?::jsonb" : "null::jsonb") + " as b) n where " + where;
+            statements.put(cacheKey, sql);
+        }
+        return sql;
+    }
+
+    /** The text-form image of the key, made as the remote makes it (sql/shared/text-forms.sql, image_expression). */
+    private static String keyImage(List<Column> keys) {
+        List<String> parts = new ArrayList<>();
+        for (int from = 0; from < keys.size(); from += 50) {
+            List<String> pairs = new ArrayList<>();
+            for (Column k : keys.subList(from, Math.min(keys.size(), from + 50))) {
+                pairs.add(literal(k.name()) + ", t." + quote(k.name()) + "::text");
+            }
+            parts.add("jsonb_build_object(" + String.join(", ", pairs) + ")");
+        }
+        return "(" + String.join(" || ", parts) + ")";
+    }
+
     /** The bound values of {@link #batchStatement(String)}: JSON arrays of the rows and keys of the batch. */
     public static List<String> batchParameters(List<ChangeRecord> batch) {
         String op = batch.get(0).op();

@@ -27,6 +27,11 @@ public final class OnewayCommand {
             "  status                        where each side stands: positions, backlog, lag, what stops replication",
             "                                (with --profile, only that side)",
             "  verify [TABLE ...]            compare replicated tables between remote and central",
+            "  verify --repair [TABLE ...]   reload the buckets verify finds different through the log, wait, verify again",
+            "  snapshot TABLE                copy a captured table's rows to the central database through the log, live (remote)",
+            "  onboard TABLE [image|reference]",
+            "                                switch capture on and snapshot the table in one transaction (remote, as the install user)",
+            "  cancel-snapshot TABLE         stop a running snapshot; rows not reloaded yet stay as they are (remote)",
             "  block-change LOG_ID [REASON]  block one change-log record (remote)",
             "  block TABLE KEY_JSON [REASON] block every unsent change of an object, e.g. block shop.orders '{\"id\": 7}'",
             "  unblock-change LOG_ID         unblock one record; the transfer resumes by itself",
@@ -77,7 +82,12 @@ public final class OnewayCommand {
     public static int run(Settings settings, String command, List<String> a) throws SQLException {
         return switch (command) {
             case "status" -> status(settings);
-            case "verify" -> verify(settings, a);
+            case "verify" -> verify(settings, a.stream().filter(t -> !t.equals("--repair")).toList(), a.contains("--repair"));
+            case "snapshot" -> call(settings.dataSource("remote"), "remote/queries/start-snapshot.sql", a.get(0), null, null,
+                    settings.number("oneway.snapshot.chunk-rows"), settings.number("oneway.snapshot.chunk-bytes"));
+            case "onboard" -> call(settings.installDataSource("remote"), "remote/queries/onboard.sql", a.get(0), optional(a, 1),
+                    settings.number("oneway.snapshot.chunk-rows"), settings.number("oneway.snapshot.chunk-bytes"));
+            case "cancel-snapshot" -> call(settings.dataSource("remote"), "remote/queries/cancel-snapshot.sql", a.get(0));
             case "block-change" -> call(settings.dataSource("remote"), "remote/queries/block-change.sql", Long.parseLong(a.get(0)), optional(a, 1));
             case "block" -> call(settings.dataSource("remote"), "remote/queries/block-object.sql", a.get(0), a.get(1), optional(a, 2));
             case "unblock-change" -> call(settings.dataSource("remote"), "remote/queries/unblock-change.sql", Long.parseLong(a.get(0)));
@@ -99,10 +109,12 @@ public final class OnewayCommand {
             read &= print("remote", settings, "remote", "remote/queries/read-status.sql");
             read &= print("remote: what stops the transfer", settings, "remote", "remote/queries/read-transfer-status.sql");
             read &= print("remote: the replicator's last check (stalls, backlog, lag)", settings, "remote", "shared/queries/read-monitor-state.sql");
+            read &= print("remote: snapshots (running, and ended in the last day)", settings, "remote", "remote/queries/read-snapshots.sql");
         }
         if (settings.sides().contains("central")) {
             read &= print("central", settings, "central", "central/queries/read-status.sql");
             read &= print("central: the replicator's last check (stalls, backlog, lag)", settings, "central", "shared/queries/read-monitor-state.sql");
+            read &= print("central: snapshots being applied", settings, "central", "central/queries/read-snapshot-status.sql");
         }
         return read ? 0 : 1;
     }
@@ -118,13 +130,27 @@ public final class OnewayCommand {
         return 0;
     }
 
-    private static int verify(Settings settings, List<String> tables) throws SQLException {
+    /**
+     * verify, and with {@code repair} (verify --repair): each table that differs has the buckets
+     * that differ reloaded through the log (a snapshot of those buckets), and is verified again
+     * once the central database applied everything captured by the time the snapshot ended.
+     */
+    private static int verify(Settings settings, List<String> tables, boolean repair) throws SQLException {
         List<String> names = tables.isEmpty() ? Arrays.stream(settings.get("oneway.apply.tables").split(",")).map(String::trim).toList() : tables;
         Verifier verifier = new Verifier(settings.dataSource("remote"), settings.dataSource("central"), 10);
         boolean equal = true;
         for (String table : names) {
             TableResult r = verifier.verify(table);
             System.out.println(r);
+            if (repair && !r.equal()) {
+                call(settings.dataSource("remote"), "remote/queries/start-snapshot.sql", table, Verifier.BUCKETS,
+                        r.differingBuckets().toArray(Integer[]::new), settings.number("oneway.snapshot.chunk-rows"),
+                        settings.number("oneway.snapshot.chunk-bytes"));
+                System.out.println("repair: reloading buckets " + r.differingBuckets() + " of " + Verifier.BUCKETS + " of " + table);
+                new RepairWait(settings, table).await();
+                r = verifier.verify(table);
+                System.out.println(r);
+            }
             equal &= r.equal();
         }
         System.out.println(equal ? "verify: all tables equal" : "verify: DIFFERENCES found (changes still in flight show up here too)");
@@ -184,10 +210,14 @@ public final class OnewayCommand {
         }
     }
 
-    private static PreparedStatement prepare(Connection c, String script, Object... args) throws SQLException {
+    static PreparedStatement prepare(Connection c, String script, Object... args) throws SQLException {
         PreparedStatement ps = c.prepareStatement(SqlScript.load(script));
         for (int i = 0; i < args.length; i++) {
-            ps.setObject(i + 1, args[i]);
+            if (args[i] instanceof Integer[] values) {
+                ps.setArray(i + 1, c.createArrayOf("int4", values));
+            } else {
+                ps.setObject(i + 1, args[i]);
+            }
         }
         return ps;
     }

@@ -58,6 +58,16 @@ public final class Settings {
         return resolve(raw, 0);
     }
 
+    /** A whole-number setting. */
+    public int number(String key) {
+        String value = get(key);
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("setting " + key + " = " + value + " is not a whole number");
+        }
+    }
+
     /** The sides this host runs: the profile's, or both for the all-in-one default. */
     public List<String> sides() {
         return profile == null ? List.of("remote", "central") : List.of(profile);

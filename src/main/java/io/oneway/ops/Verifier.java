@@ -30,7 +30,8 @@ import io.oneway.support.SqlScript;
  */
 public final class Verifier {
 
-    private static final int BUCKETS = 64;
+    /** How many buckets of the key's hash a table is compared in; a repair reloads the buckets that differ. */
+    public static final int BUCKETS = 64;
     private static final ObjectMapper JSON = new ObjectMapper();
     private final DataSource remote;
     private final DataSource central;
@@ -42,10 +43,13 @@ public final class Verifier {
         this.keysToName = keysToName;
     }
 
-    /** The result for one table: equal when {@code differingKeys} is empty and the counts match. */
-    public record TableResult(String table, long remoteRows, long centralRows, List<String> differingKeys) {
+    /**
+     * The result for one table: equal when no bucket differs. {@code differingKeys} names the first
+     * differing keys, {@code differingBuckets} all buckets that differ.
+     */
+    public record TableResult(String table, long remoteRows, long centralRows, List<String> differingKeys, List<Integer> differingBuckets) {
         public boolean equal() {
-            return remoteRows == centralRows && differingKeys.isEmpty();
+            return differingBuckets.isEmpty();
         }
 
         @Override
@@ -77,7 +81,7 @@ public final class Verifier {
             }
         }
         List<String> keys = differing.isEmpty() ? List.of() : differingKeys(table, differing);
-        return new TableResult(table, count(r), count(c), keys);
+        return new TableResult(table, count(r), count(c), keys, List.copyOf(differing));
     }
 
     private List<String> differingKeys(String table, Set<Integer> buckets) throws SQLException {

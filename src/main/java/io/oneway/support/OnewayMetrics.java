@@ -47,6 +47,8 @@ public final class OnewayMetrics implements CamelContextAware {
             Map.entry("oneway_staged_changes", "changes staged as part of a large transaction"),
             Map.entry("oneway_halts", "sources halted by a change that could not be applied"),
             Map.entry("oneway_integrity_alarms", "acks refused because they claim what cannot be, by kind"),
+            Map.entry("oneway_snapshot_rows", "rows of a table's running snapshot: done (logged as chunks) and total (counted at its start), by count"),
+            Map.entry("oneway_snapshot_chunks", "chunks of a table's running snapshot logged"),
             Map.entry("oneway_digest_mismatches", "acks whose digest differed from what the remote sent (the transfer halts)"));
 
     /** The reasons a message is refused, registered at start so each is exported from zero. */

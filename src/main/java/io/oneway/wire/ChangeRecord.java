@@ -9,7 +9,8 @@ package io.oneway.wire;
  * @param txEnd     true on the last change of the transaction
  * @param table     schema-qualified table name as logged (quoted where needed)
  * @param op        I, U, D, or S for a schema change (the row then describes it, sql/remote/09-schema.sql), Q for a
- *                  sequence's value (sql/remote/10-sequences.sql)
+ *                  sequence's value (sql/remote/10-sequences.sql), B, C, E for a snapshot's begin mark, chunk and end
+ *                  mark (sql/remote/11-snapshot.sql)
  * @param reference true when the table is captured in reference mode: the row is the current
  *                  one, read when the message was built, and null when the row is gone since
  * @param key       primary key values, a JSON object (for U and D the key before the change)
@@ -27,6 +28,11 @@ public record ChangeRecord(long position, long txid, boolean txEnd, String table
     /** A schema change of the table, not a change of a row. */
     public boolean schemaChange() {
         return "S".equals(op);
+    }
+
+    /** An insert, update or delete of one row. */
+    public boolean rowChange() {
+        return "I".equals(op) || "U".equals(op) || "D".equals(op);
     }
 
     /** A sequence's value, not a change of a row. */

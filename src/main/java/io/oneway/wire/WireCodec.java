@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -34,6 +35,8 @@ import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 public final class WireCodec {
 
     private static final int VERSION = 3;
+    /** What a change may be: a row's insert, update or delete, a schema change, a sequence value, a snapshot's marks and chunks. */
+    private static final Set<String> OPERATIONS = Set.of("I", "U", "D", "S", "Q", "B", "C", "E");
     private final JsonFactory json = new JsonFactory();
     private final int maxMessageBytes;
 
@@ -309,7 +312,7 @@ public final class WireCodec {
             if (end == null || reference == null) {
                 throw new MalformedMessageException("field '" + (end == null ? "e" : "ref") + "' is missing or not a boolean");
             }
-            if (op == null || !op.equals("I") && !op.equals("U") && !op.equals("D") && !op.equals("S") && !op.equals("Q")) {
+            if (op == null || !OPERATIONS.contains(op)) {
                 throw new MalformedMessageException(op == null ? "field 'o' is missing or not a string" : "unknown operation '" + op + "'");
             }
             if (table == null || key == null || !rowSeen || at == null || mac == null) {

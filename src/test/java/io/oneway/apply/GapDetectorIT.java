@@ -39,7 +39,7 @@ class GapDetectorIT {
 
     private GapDetector detector(ReceiverSettings settings) {
         TableCatalog catalog = new TableCatalog("public.items");
-        return new GapDetector(new ChangeApplier(central, catalog, new SchemaChanges(catalog, "additive"), new SequenceValues(catalog), 4), new OnewayMetrics(), settings);
+        return new GapDetector(new ChangeApplier(central, catalog, new SchemaChanges(catalog, "additive"), new SequenceValues(catalog), new SnapshotLoader(catalog), 4), new OnewayMetrics(), settings);
     }
 
     @Test

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import io.oneway.apply.ChangeApplier;
 import io.oneway.apply.SchemaChanges;
 import io.oneway.apply.SequenceValues;
+import io.oneway.apply.SnapshotLoader;
 import io.oneway.apply.TableCatalog;
 import io.oneway.ops.SchemaInstaller.Part;
 import io.oneway.testing.PostgresFixture;
@@ -68,7 +69,7 @@ class ReadOnlyIT {
     @Test
     void the_appliers_writes_pass() throws Exception {
         TableCatalog catalog = new TableCatalog("shop.items");
-        ChangeApplier applier = new ChangeApplier(central, catalog, new SchemaChanges(catalog, "additive"), new SequenceValues(catalog), 100);
+        ChangeApplier applier = new ChangeApplier(central, catalog, new SchemaChanges(catalog, "additive"), new SequenceValues(catalog), new SnapshotLoader(catalog), 100);
         applier.recordIncarnation("branch1", java.util.UUID.randomUUID().toString()); // its first message
         applier.apply("branch1", List.of(new ChangeRecord(1, 7, true, "shop.items", "U", false, "{\"id\": 1}", "{\"id\": 1, \"v\": \"applied\"}",
                 "2026-11-30T10:00:00.000000Z", null)), Instant.now(), Set.of(), Fingerprint.START);

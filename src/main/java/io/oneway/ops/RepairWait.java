@@ -1,0 +1,71 @@
+package io.oneway.ops;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * verify --repair waits here for the repair's snapshot: until the remote logged its last chunk,
+ * then until the central database applied everything captured by then. A line of progress every
+ * few seconds; the snapshot goes on by itself if the command is interrupted.
+ */
+final class RepairWait {
+
+    private static final long POLL_MILLIS = 500;
+    private static final long REPORT_MILLIS = 5_000;
+    private final Settings settings;
+    private final String table;
+
+    RepairWait(Settings settings, String table) {
+        this.settings = settings;
+        this.table = table;
+    }
+
+    void await() throws SQLException {
+        long target = -1;
+        long reported = System.currentTimeMillis();
+        while (true) {
+            String progress;
+            try (Connection c = settings.dataSource("remote").getConnection();
+                    PreparedStatement ps = OnewayCommand.prepare(c, "remote/queries/read-snapshot.sql", table); ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalStateException("the snapshot of " + table + " is gone from oneway.snapshot");
+                }
+                String state = rs.getString("state");
+                if (state.equals("cancelled")) {
+                    throw new IllegalStateException("the repair of " + table + " was cancelled");
+                }
+                if (state.equals("done") && target < 0) {
+                    target = rs.getLong("captured");
+                }
+                progress = rs.getLong("rows_done") + " of " + rs.getLong("rows_total") + " rows reloaded in " + rs.getLong("chunks_done") + " chunks";
+            }
+            if (target >= 0) {
+                long applied = applied();
+                if (applied >= target) {
+                    return;
+                }
+                progress += "; the central database applied up to position " + applied + " of " + target;
+            }
+            if (System.currentTimeMillis() - reported >= REPORT_MILLIS) {
+                reported = System.currentTimeMillis();
+                System.out.println("repair: " + table + ": " + progress);
+            }
+            try {
+                Thread.sleep(POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted; the repair's snapshot goes on");
+            }
+        }
+    }
+
+    private long applied() throws SQLException {
+        try (Connection c = settings.dataSource("central").getConnection();
+                PreparedStatement ps = OnewayCommand.prepare(c, "central/queries/read-progress.sql", settings.get("oneway.source.id"));
+                ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? rs.getLong("applied_position") : 0;
+        }
+    }
+}
