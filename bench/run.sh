@@ -11,20 +11,21 @@
 #   capture write cost (pgbench tps with Oneway's capture trigger / without),
 #   Oneway catch-up of a 300,000-change backlog, live lag under full-speed pgbench,
 #   latency at 500 changes/s, throughput through a 10 % lossy link / lossless, peak memory,
+#   a live snapshot (onboarding) of a 1,000,000-row table / native copy_data, and lag meanwhile,
 #   and, with the remote and central replicators as processes of the distribution and a
 #   standalone broker, the drain after a broker outage / after a central outage.
 # The replicator runs as one JVM (both halves, embedded broker, -Xmx512m) with a JFR
 # recording for the profile. Results: target/bench/results.md. It stops by itself and drops
 # its clusters. Settings: N (transactions per client for backlogs, default 30000),
 # LIVE_SECONDS (60), RATE_TPS (100 transactions/s = 500 changes/s), LOSSY_N (10000),
-# OUTAGE_MINUTES (2), OUTAGE_TPS (150 transactions/s during the outages),
+# OUTAGE_MINUTES (2), OUTAGE_TPS (150 transactions/s during the outages), SNAPSHOT_ROWS (1000000),
 # REPLICATOR_OPTS (extra JVM options of the replicator, e.g. -Doneway.send.frame-size=2000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 V=15; REM=5433; CEN=5434
 N=${N:-30000}; LIVE_SECONDS=${LIVE_SECONDS:-60}; RATE_TPS=${RATE_TPS:-100}; LOSSY_N=${LOSSY_N:-10000}
-OUTAGE_MINUTES=${OUTAGE_MINUTES:-2}; OUTAGE_TPS=${OUTAGE_TPS:-150}
+OUTAGE_MINUTES=${OUTAGE_MINUTES:-2}; OUTAGE_TPS=${OUTAGE_TPS:-150}; SNAPSHOT_ROWS=${SNAPSHOT_ROWS:-1000000}
 OUT=$ROOT/target/bench; mkdir -p "$OUT"; rm -rf "$OUT/data" "$OUT/broker"
 RESULTS=$OUT/results.md
 REPLICATOR_PID=; REMOTE_PID=; CENTRAL_PID=; BROKER_PID=
@@ -156,12 +157,15 @@ record "verify after catch-up: $(tr '\n' ' ' < "$OUT/verify.txt")"
 # --- live lag while pgbench writes at full speed ------------------------------------------------
 log "live: pgbench at full speed for $LIVE_SECONDS s"
 : > "$OUT/lag.txt"
+sample_lag() { # $1 file: one line (changes behind, seconds behind) every 0.5 s while process $2 runs
+  while kill -0 "$2" 2>/dev/null; do
+    local a; a=$(applied)
+    psql -h localhost -p $REM -U postgres -d bench -qAtX -F ' ' -v applied="$a" -f bench/lag-sample.sql | awk -v a="$a" '{print $1 - a, $2}' >> "$1"
+    sleep 0.5
+  done
+}
 (pgb -T "$LIVE_SECONDS" bench > "$OUT/live-pgbench.txt") & PGB=$!
-while kill -0 $PGB 2>/dev/null; do
-  a=$(applied)
-  psql -h localhost -p $REM -U postgres -d bench -qAtX -F ' ' -v applied="$a" -f bench/lag-sample.sql | awk -v a="$a" '{print $1 - a, $2}' >> "$OUT/lag.txt"
-  sleep 0.5
-done
+sample_lag "$OUT/lag.txt" $PGB
 t1=$(now); target=$(captured); wait_applied "$target"; t2=$(now)
 live_tps=$(awk '/^tps/ {print int($3)}' "$OUT/live-pgbench.txt")
 read -r lc50 lc99 lcmax < <(awk '{print $1}' "$OUT/lag.txt" | python3 bench/stats.py)
@@ -191,6 +195,48 @@ lossless=$(drain lossless)
 log "lossy drain (10 % drop, both directions)"
 lossy=$(drain lossy -Doneway.send.endpoint=direct:lossy-changes -Doneway.apply.reply-endpoint=direct:lossy-replies -Doneway.lossy.drop=0.1)
 record "lossy link 10 % drop both directions: $lossy changes/s vs lossless $lossless changes/s, ratio $(python3 -c "print(round($lossy/$lossless,2))")"
+
+# --- snapshot: onboarding a SNAPSHOT_ROWS-row table live, against native copy_data -----------------
+# The same table on both sides' databases; native: a subscription with copy_data = true, timed
+# until every table of it is ready; Oneway: oneway.onboard() with the replicator running and the
+# anchor writer at RATE_TPS throughout, timed until the central side applied the end mark; the
+# live lag of the anchor tables is sampled meanwhile.
+log "snapshot of a $SNAPSHOT_ROWS-row table"
+for db in native bench; do
+  for p in $REM $CEN; do
+    q $p $db "create table items(id bigint primary key, name text not null, qty int not null, price numeric(12,2) not null, note text, updated_at timestamptz not null default now())"
+  done
+  q $REM $db "insert into items select g, 'item ' || g, g % 1000, g / 100.0, md5(g::text), now() from generate_series(1, $SNAPSHOT_ROWS) g"
+  q $REM $db "vacuum analyze items"
+done
+items_bytes=$(q $REM bench "select pg_table_size('items')")
+q $REM native "create publication pi for table items"
+t0=$(now)
+q $CEN native "create subscription si connection 'host=localhost port=$REM user=postgres dbname=native' publication pi with (copy_data = true)"
+until [ "$(q $CEN native "select count(*) = 0 from pg_subscription_rel r join pg_subscription s on s.oid = r.srsubid where s.subname = 'si' and r.srsubstate <> 'r'")" = t ]; do sleep 0.1; done
+t1=$(now); native_snapshot=$(rate "$SNAPSHOT_ROWS" "$t0" "$t1")
+q $CEN native "drop subscription si"
+q $CEN bench "select oneway.enable_apply('items')" > /dev/null
+start_replicator snapshot -Doneway.apply.tables=public.customers,public.orders,public.items
+wait_applied "$(captured)"
+: > "$OUT/snapshot-lag.txt"
+(pgb -R "$RATE_TPS" -T 3600 bench > /dev/null) & PGB=$!
+sample_lag "$OUT/snapshot-lag.txt" $PGB & SAMPLER=$!
+t0=$(now); q $REM bench "select oneway.onboard('items')" > /dev/null
+deadline=$(( $(date +%s) + 1800 ))
+until [ "$(q $REM bench "select state from oneway.snapshot where table_name = 'public.items'")" = done ] \
+      && [ "$(q $CEN bench "select count(*) from oneway.snapshot_state")" = 0 ]; do
+  [ "$(date +%s)" -lt $deadline ] || { log "the snapshot did not end in 30 minutes; see $OUT/snapshot.log"; exit 1; }
+  sleep 0.2
+done
+t1=$(now)
+kill $PGB; wait $PGB 2>/dev/null || true; wait $SAMPLER 2>/dev/null || true
+wait_applied "$(captured)"; stop_replicator
+oneway_snapshot=$(rate "$SNAPSHOT_ROWS" "$t0" "$t1")
+java -cp "$CP" -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/bench" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/bench" \
+  -Doneway.apply.tables=public.customers,public.orders,public.items io.oneway.ops.OnewayCommand verify > "$OUT/snapshot-verify.txt" 2>&1 || true
+read -r sl50 sl99 slmax < <(awk '{print $2}' "$OUT/snapshot-lag.txt" | python3 bench/stats.py)
+record "snapshot of a $SNAPSHOT_ROWS-row table ($((items_bytes / 1048576)) MB): Oneway $oneway_snapshot rows/s ($(python3 -c "print(round($items_bytes / 1048576 / ($t1 - $t0), 1))") MB/s), native copy_data $native_snapshot rows/s, ratio $(python3 -c "print(round($oneway_snapshot/$native_snapshot,2))"); live lag meanwhile (writer at $((RATE_TPS * 5)) changes/s) p50 $sl50 s, p99 $sl99 s, max $slmax s; $(tr '\n' ' ' < "$OUT/snapshot-verify.txt")"
 
 # --- outage: the split deployment, a standalone broker down for OUTAGE_MINUTES ----------------
 # Remote and central replicators as processes of the distribution, one standalone broker from
