@@ -39,6 +39,9 @@ create table if not exists oneway.snapshot (
   updated_at    timestamptz not null default now(),
   finished_at   timestamptz
 );
+-- a snapshot of the rows matching a condition (./oneway snapshot TABLE WHERE ...)
+alter table oneway.snapshot add column if not exists filter text;
+comment on column oneway.snapshot.filter is 'only rows matching this SQL condition are reloaded; the others are left as they are on the central database';
 comment on column oneway.snapshot.buckets is 'repair: verify''s bucket count; null for a whole-table snapshot';
 comment on column oneway.snapshot.wanted is 'repair: the buckets to reload, in order';
 comment on column oneway.snapshot.after_key is 'the last key done in the current bucket (or the table), null: from its start';
@@ -54,16 +57,24 @@ select '(' || string_agg(format('(%s ->> %L)::%s', image, k.name, format_type(a.
 $$;
 
 -- Starts a snapshot of a captured table: of all of it, or (repair) of the rows in the given
--- buckets of verify's hash (sql/shared/verify.sql). Logs the begin mark. Calling it again while
+-- buckets of verify's hash (sql/shared/verify.sql), or of the rows matching an SQL condition
+-- (the table's owner only: the condition runs with this function's rights). Logs the begin mark. Calling it again while
 -- one runs starts that one again from its beginning.
+drop function if exists oneway.start_snapshot(regclass, int, int[], int, int);
 create or replace function oneway.start_snapshot(tbl regclass, bucket_count int default null, wanted_buckets int[] default null,
-                                                 rows_per_chunk int default 1000, bytes_per_chunk int default 524288)
+                                                 rows_per_chunk int default 1000, bytes_per_chunk int default 524288,
+                                                 condition text default null)
 returns text
 language plpgsql security definer set search_path = pg_catalog, pg_temp as $$
 declare
   qualified text;
   total bigint;
 begin
+  -- the condition is SQL run with this function's rights at every chunk: only whoever could run
+  -- it on the table anyway (its owner, or a member of the owner's role) may give one
+  if condition is not null and not pg_has_role(session_user, (select c.relowner from pg_class c where c.oid = tbl), 'MEMBER') then
+    raise exception 'only the owner of % may snapshot it with a condition', tbl using errcode = '42501';
+  end if;
   select c.table_name into qualified from oneway.captured_table c where c.relid = tbl;
   if qualified is null then
     raise exception 'capture is not enabled for %: call oneway.enable_capture first, or oneway.onboard', tbl using errcode = '22023';
@@ -74,20 +85,24 @@ begin
   if rows_per_chunk < 1 or bytes_per_chunk < 1024 then
     raise exception 'a chunk holds at least one row and 1024 bytes' using errcode = '22023';
   end if;
-  if bucket_count is null then
-    execute format('select count(*) from %s', qualified) into total;
-  else
-    execute format('select count(*) from %s t where (abs(hashtext(%s::text)) %% %s)::int = any ($1)',
-                   qualified, oneway.image_expression(oneway.key_columns(tbl), 't'), bucket_count) into total using wanted_buckets;
-  end if;
-  insert into oneway.snapshot(table_name, relid, buckets, wanted, chunk_rows, chunk_bytes, rows_total)
-  values (qualified, tbl, bucket_count, wanted_buckets, rows_per_chunk, bytes_per_chunk, total)
+  begin
+    execute format('select count(*) from %s t where (%s) and (%s)', qualified, coalesce(condition, 'true'),
+                   case when bucket_count is null then 'true'
+                        else format('(abs(hashtext(%s::text)) %% %s)::int = any ($1)', oneway.image_expression(oneway.key_columns(tbl), 't'),
+                                    bucket_count) end)
+      into total using wanted_buckets;
+  exception when syntax_error or undefined_column or undefined_function or datatype_mismatch then
+    raise exception 'the snapshot condition "%" does not work on %: %', condition, qualified, sqlerrm using errcode = '22023';
+  end;
+  insert into oneway.snapshot(table_name, relid, buckets, wanted, chunk_rows, chunk_bytes, rows_total, filter)
+  values (qualified, tbl, bucket_count, wanted_buckets, rows_per_chunk, bytes_per_chunk, total, condition)
   on conflict (table_name) do update
-     set relid = excluded.relid, buckets = excluded.buckets, wanted = excluded.wanted, bucket_index = 1, after_key = null,
+     set relid = excluded.relid, buckets = excluded.buckets, wanted = excluded.wanted, bucket_index = 1, after_key = null, filter = excluded.filter,
          chunk_rows = excluded.chunk_rows, chunk_bytes = excluded.chunk_bytes, recent_chunks = '{}', state = 'running',
          rows_total = excluded.rows_total, rows_done = 0, chunks_done = 0, started_at = now(), updated_at = now(), finished_at = null;
   insert into oneway.change_log(object_type, object_id, op, row_image)
-  values (qualified, '{}', 'B', jsonb_build_object('rows', total::text, 'buckets', bucket_count, 'wanted', to_jsonb(wanted_buckets)));
+  values (qualified, '{}', 'B', jsonb_build_object('rows', total::text, 'buckets', bucket_count, 'wanted', to_jsonb(wanted_buckets),
+                                                    'condition', condition));
   return qualified;
 end $$;
 
@@ -143,6 +158,7 @@ declare
   filter text;
   r record;
   picked jsonb[] := '{}';
+  kept jsonb[] := '{}';
   n int := 0;
   bytes bigint := 0;
   last_key jsonb;
@@ -175,25 +191,35 @@ begin
                       case when s.after_key is not null then format('(%s) > %s', (select string_agg(format('t.%I', k), ', ')
                                                                                      from unnest(keys) k),
                                                                     oneway.key_values(s.relid, '$1')) end);
-  for r in execute format('select %s as k, %s as img from %s t where %s order by %s limit %s',
+  -- with a condition, every row of the range is read: the keys of those that do not match go as
+  -- "kept" (the central side leaves them alone), so it can still tell which of its rows the
+  -- remote no longer has
+  for r in execute format('select %s as k, %s as img, %s as wanted from %s t where %s order by %s limit %s',
                           oneway.image_expression(keys, 't'),
                           oneway.image_expression(array(select c.name from oneway.stored_columns(s.relid) c), 't'),
+                          coalesce('coalesce((' || s.filter || '), false)', 'true'),
                           s.table_name, filter, (select string_agg(format('t.%I', k), ', ') from unnest(keys) k), s.chunk_rows + 1)
            using s.after_key loop
-    if n >= s.chunk_rows or n > 0 and bytes + octet_length(r.img::text) > s.chunk_bytes then
+    if n + cardinality(kept) >= s.chunk_rows or n > 0 and bytes + octet_length(r.img::text) > s.chunk_bytes then
       more := true;
       exit;
     end if;
-    picked := picked || r.img;
-    bytes := bytes + octet_length(r.img::text);
+    if r.wanted then
+      picked := picked || r.img;
+      bytes := bytes + octet_length(r.img::text);
+      n := n + 1;
+    else
+      kept := kept || r.k;
+      bytes := bytes + octet_length(r.k::text);
+    end if;
     last_key := r.k;
-    n := n + 1;
   end loop;
   last_of_scope := not more;
   insert into oneway.change_log(object_type, object_id, op, row_image)
   values (s.table_name, '{}', 'C',
           jsonb_build_object('keys', to_jsonb(keys), 'after', s.after_key, 'through', case when last_of_scope then null else last_key end,
-                             'buckets', s.buckets, 'bucket', bucket, 'rows', to_jsonb(picked)))
+                             'buckets', s.buckets, 'bucket', bucket, 'rows', to_jsonb(picked),
+                             'kept', case when s.filter is null then null else to_jsonb(kept) end))
   returning log_id into chunk_id;
   if last_of_scope and (s.buckets is null or s.bucket_index >= cardinality(s.wanted)) then
     finished := true;
@@ -213,8 +239,8 @@ begin
                       oneway.seconds_since(s.started_at);
 end $$;
 
-revoke execute on function oneway.start_snapshot(regclass, int, int[], int, int), oneway.cancel_snapshot(regclass),
+revoke execute on function oneway.start_snapshot(regclass, int, int[], int, int, text), oneway.cancel_snapshot(regclass),
                            oneway.snapshot_chunk(int) from public;
-grant execute on function oneway.snapshot_chunk(int), oneway.start_snapshot(regclass, int, int[], int, int),
+grant execute on function oneway.snapshot_chunk(int), oneway.start_snapshot(regclass, int, int[], int, int, text),
                   oneway.cancel_snapshot(regclass) to oneway_sender;
 grant select on oneway.snapshot to oneway_sender;

@@ -25,7 +25,8 @@ import io.oneway.wire.ChangeRecord;
 /**
  * Applies a snapshot (sql/remote/11-snapshot.sql) at its place in the stream: the begin mark
  * makes the table's changes lenient, each chunk makes its key range (of its verify bucket) equal
- * its rows, the end mark makes the table's changes strict again. Lenient: an insert or update
+ * its rows, leaving alone the rows it names as kept (those the remote has but a snapshot with a
+ * condition does not reload); the end mark makes the table's changes strict again. Lenient: an insert or update
  * replaces whatever row has its key (or none), a delete of a missing row is nothing, because a
  * row no chunk has reloaded yet may be missing or stale here. The state is written in the apply
  * transaction, so it survives restarts exactly.
@@ -110,7 +111,8 @@ public final class SnapshotLoader {
         JsonNode after = chunk.path("after");
         JsonNode through = chunk.path("through");
         boolean bucket = !chunk.path("buckets").isNull() && !chunk.path("buckets").isMissingNode();
-        String delete = catalog.scopeDelete(c, change, keys, bucket, after.isObject(), through.isObject());
+        JsonNode kept = chunk.path("kept");
+        String delete = catalog.scopeDelete(c, change, keys, bucket, after.isObject(), through.isObject(), kept.isArray());
         int deleted;
         try (PreparedStatement ps = c.prepareStatement(delete)) {
             int p = 1;
@@ -122,7 +124,10 @@ public final class SnapshotLoader {
             }
             if (bucket) {
                 ps.setInt(p++, chunk.path("buckets").asInt());
-                ps.setInt(p, chunk.path("bucket").asInt());
+                ps.setInt(p++, chunk.path("bucket").asInt());
+            }
+            if (kept.isArray()) {
+                ps.setString(p, kept.toString());
             }
             deleted = ps.executeUpdate();
         }

@@ -114,15 +114,16 @@ public final class TableCatalog {
     /**
      * The statement that deletes a snapshot chunk's scope (sql/remote/11-snapshot.sql): the rows
      * whose key is above {@code after} and at most {@code through}, and when {@code bucket}, in
-     * one bucket of verify's hash of the key's text form (sql/shared/verify.sql). Its parameters,
-     * in order and only those asked for: the after and the through key (JSON key images), the
-     * bucket count and the bucket (integers). A bound left out is not tested, so a range scan of
-     * the key's index does the work.
+     * one bucket of verify's hash of the key's text form (sql/shared/verify.sql), and when
+     * {@code kept}, not among the given keys. Its parameters, in order and only those asked for:
+     * the after and the through key (JSON key images), the bucket count and the bucket
+     * (integers), the kept keys (a JSON array of key images). A bound left out is not tested, so
+     * a range scan of the key's index does the work.
      */
-    public String scopeDelete(Connection c, ChangeRecord change, List<String> keyColumns, boolean bucket, boolean after, boolean through)
-            throws ApplyHaltException, SQLException {
+    public String scopeDelete(Connection c, ChangeRecord change, List<String> keyColumns, boolean bucket, boolean after, boolean through,
+            boolean kept) throws ApplyHaltException, SQLException {
         Table table = table(c, change);
-        String cacheKey = table.quotedName + "\u0000scope\u0000" + keyColumns + bucket + after + through;
+        String cacheKey = table.quotedName + "\u0000scope\u0000" + keyColumns + bucket + after + through + kept;
         String sql = statements.get(cacheKey);
         if (sql == null) {
             List<Column> keys = new ArrayList<>();
@@ -142,6 +143,10 @@ public final class TableCatalog {
             }
             if (through) {
                 where.append(" and (").append(names(keys, "t.")).append(") <= (").append(casts(keys, "n.b")).append(")");
+            }
+            if (kept) {
+                where.append(" and not exists (select from jsonb_array_elements(?::jsonb) as x(k) where (").append(names(keys, "t."))
+                        .append(") = (").append(casts(keys, "x.k")).append("))");
             }
             sql = "delete from " + table.quotedName + " t using (select " + (after ? "?::jsonb" : "null::jsonb") + " as a, "
                     + (through ? "?::jsonb" : "null::jsonb") + " as b) n where " + where;

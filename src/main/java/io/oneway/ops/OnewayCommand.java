@@ -28,9 +28,10 @@ public final class OnewayCommand {
             "                                (with --profile, only that side)",
             "  verify [TABLE ...]            compare replicated tables between remote and central",
             "  verify --repair [TABLE ...]   reload the buckets verify finds different through the log, wait, verify again",
-            "  snapshot TABLE                copy a captured table's rows to the central database through the log, live (remote)",
-            "  onboard TABLE [image|reference]",
-            "                                switch capture on and snapshot the table in one transaction (remote, as the install user)",
+            "  snapshot TABLE [WHERE COND]   copy a captured table's rows (those matching COND) to the central database through",
+            "                                the log, live (remote; with WHERE as the install user, the table's owner)",
+            "  onboard [--reference] TABLE ...",
+            "                                switch capture on and snapshot each table, a transaction each (remote, as the install user)",
             "  cancel-snapshot TABLE         stop a running snapshot; rows not reloaded yet stay as they are (remote)",
             "  block-change LOG_ID [REASON]  block one change-log record (remote)",
             "  block TABLE KEY_JSON [REASON] block every unsent change of an object, e.g. block shop.orders '{\"id\": 7}'",
@@ -83,10 +84,8 @@ public final class OnewayCommand {
         return switch (command) {
             case "status" -> status(settings);
             case "verify" -> verify(settings, a.stream().filter(t -> !t.equals("--repair")).toList(), a.contains("--repair"));
-            case "snapshot" -> call(settings.dataSource("remote"), "remote/queries/start-snapshot.sql", a.get(0), null, null,
-                    settings.number("oneway.snapshot.chunk-rows"), settings.number("oneway.snapshot.chunk-bytes"));
-            case "onboard" -> call(settings.installDataSource("remote"), "remote/queries/onboard.sql", a.get(0), optional(a, 1),
-                    settings.number("oneway.snapshot.chunk-rows"), settings.number("oneway.snapshot.chunk-bytes"));
+            case "snapshot" -> snapshot(settings, a);
+            case "onboard" -> onboard(settings, a);
             case "cancel-snapshot" -> call(settings.dataSource("remote"), "remote/queries/cancel-snapshot.sql", a.get(0));
             case "block-change" -> call(settings.dataSource("remote"), "remote/queries/block-change.sql", Long.parseLong(a.get(0)), optional(a, 1));
             case "block" -> call(settings.dataSource("remote"), "remote/queries/block-object.sql", a.get(0), a.get(1), optional(a, 2));
@@ -145,7 +144,7 @@ public final class OnewayCommand {
             if (repair && !r.equal()) {
                 call(settings.dataSource("remote"), "remote/queries/start-snapshot.sql", table, Verifier.BUCKETS,
                         r.differingBuckets().toArray(Integer[]::new), settings.number("oneway.snapshot.chunk-rows"),
-                        settings.number("oneway.snapshot.chunk-bytes"));
+                        settings.number("oneway.snapshot.chunk-bytes"), null);
                 System.out.println("repair: reloading buckets " + r.differingBuckets() + " of " + Verifier.BUCKETS + " of " + table);
                 new RepairWait(settings, table).await();
                 r = verifier.verify(table);
@@ -155,6 +154,38 @@ public final class OnewayCommand {
         }
         System.out.println(equal ? "verify: all tables equal" : "verify: DIFFERENCES found (changes still in flight show up here too)");
         return equal ? 0 : 1;
+    }
+
+    /**
+     * snapshot TABLE [WHERE CONDITION]: with a condition, as the install user (the condition is SQL
+     * run with the snapshot's rights, so only the table's owner may give one).
+     */
+    private static int snapshot(Settings settings, List<String> a) throws SQLException {
+        String table = a.get(0);
+        if (a.size() == 1) {
+            return call(settings.dataSource("remote"), "remote/queries/start-snapshot.sql", table, null, null,
+                    settings.number("oneway.snapshot.chunk-rows"), settings.number("oneway.snapshot.chunk-bytes"), null);
+        }
+        if (!a.get(1).equalsIgnoreCase("where") || a.size() < 3) {
+            throw new IllegalArgumentException("snapshot TABLE [WHERE CONDITION], e.g. snapshot shop.orders where \"created_at > now() - interval '7 days'\"");
+        }
+        return call(settings.installDataSource("remote"), "remote/queries/start-snapshot.sql", table, null, null,
+                settings.number("oneway.snapshot.chunk-rows"), settings.number("oneway.snapshot.chunk-bytes"),
+                String.join(" ", a.subList(2, a.size())));
+    }
+
+    /** onboard [--reference] TABLE ...: each table's capture switched on and its snapshot started, a transaction per table. */
+    private static int onboard(Settings settings, List<String> a) throws SQLException {
+        String mode = a.contains("--reference") ? "reference" : "image";
+        List<String> tables = a.stream().filter(t -> !t.equals("--reference")).toList();
+        if (tables.isEmpty()) {
+            throw new IndexOutOfBoundsException("no table");
+        }
+        for (String table : tables) {
+            call(settings.installDataSource("remote"), "remote/queries/onboard.sql", table, mode, settings.number("oneway.snapshot.chunk-rows"),
+                    settings.number("oneway.snapshot.chunk-bytes"));
+        }
+        return 0;
     }
 
     private static int skip(DataSource central, String source, long position) throws SQLException {

@@ -136,6 +136,29 @@ class SnapshotIT {
 
     @Test
     @Order(3)
+    void a_snapshot_with_a_condition_reloads_the_matching_rows_and_removes_rows_the_remote_lacks_leaving_the_others() throws Exception {
+        fixture.awaitCaughtUp("branch1", Duration.ofMinutes(2));
+        repair(fixture.central(), "test: differences inside and outside the condition",
+                "update shop.customers set name = 'stale, matching' where id = " + (BULK + 5_050),
+                "update shop.customers set name = 'stale, not matching' where id = " + (BULK + 500),
+                "delete from shop.customers where id = " + (BULK + 5_060),
+                "insert into shop.customers(id, name, balance) values (" + (BULK + CUSTOMERS + 300) + ", 'only on central', 5050)");
+        SQLException wrong = assertThrows(SQLException.class,
+                () -> OnewayCommand.run(settings, "snapshot", List.of("shop.customers", "where", "no_such_column > 1")));
+        assertTrue(wrong.getMessage().contains("does not work on shop.customers"), wrong.getMessage());
+
+        assertEquals(0, OnewayCommand.run(settings, "snapshot", List.of("shop.customers", "where", "balance between 5000 and 5099")));
+        await().atMost(Duration.ofMinutes(2)).until(() -> "done".equals(state("shop.customers")));
+        fixture.awaitCaughtUp("branch1", Duration.ofMinutes(2));
+
+        TableResult r = new Verifier(remote, fixture.central(), 10).verify("shop.customers");
+        assertEquals(List.of("{\"id\": \"" + (BULK + 500) + "\"} (differs in name)"), r.differingKeys(),
+                "only the row outside the condition is left as it was: " + r);
+        assertEquals(0, OnewayCommand.run(settings, "verify", List.of("--repair", "shop.customers")));
+    }
+
+    @Test
+    @Order(4)
     void a_snapshot_kept_from_its_lock_by_a_long_writer_waits_visibly_and_can_be_cancelled() throws Exception {
         try (Connection writer = remote.getConnection()) {
             writer.setAutoCommit(false);
