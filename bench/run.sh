@@ -220,7 +220,8 @@ q $CEN bench "select oneway.enable_apply('items')" > /dev/null
 start_replicator snapshot -Doneway.apply.tables=public.customers,public.orders,public.items
 wait_applied "$(captured)"
 : > "$OUT/snapshot-lag.txt"
-(pgb -R "$RATE_TPS" -T 3600 bench > /dev/null) & PGB=$!
+# pgbench itself in the background (not a subshell around it), so that killing it stops the writer
+pgbench -n -h localhost -p $REM -U postgres -c 2 -j 2 -f /tmp/oneway_bench_tx.sql -R "$RATE_TPS" -T 3600 bench > /dev/null & PGB=$!
 sample_lag "$OUT/snapshot-lag.txt" $PGB & SAMPLER=$!
 t0=$(now); q $REM bench "select oneway.onboard('items')" > /dev/null
 deadline=$(( $(date +%s) + 1800 ))

@@ -62,7 +62,7 @@ $$;
 -- one runs starts that one again from its beginning.
 drop function if exists oneway.start_snapshot(regclass, int, int[], int, int);
 create or replace function oneway.start_snapshot(tbl regclass, bucket_count int default null, wanted_buckets int[] default null,
-                                                 rows_per_chunk int default 1000, bytes_per_chunk int default 524288,
+                                                 rows_per_chunk int default 5000, bytes_per_chunk int default 524288,
                                                  condition text default null)
 returns text
 language plpgsql security definer set search_path = pg_catalog, pg_temp as $$
@@ -109,7 +109,7 @@ end $$;
 -- Onboarding: capture switched on and a snapshot started in one transaction, so every change
 -- the table gets from now on is logged after the begin mark.
 drop function if exists oneway.onboard(regclass, text);
-create or replace function oneway.onboard(tbl regclass, mode text default 'image', rows_per_chunk int default 1000,
+create or replace function oneway.onboard(tbl regclass, mode text default 'image', rows_per_chunk int default 5000,
                                           bytes_per_chunk int default 524288) returns text
 language plpgsql as $$
 begin
@@ -146,7 +146,7 @@ $$;
 -- central side does not hold the chunk logged max_ahead chunks ago yet), or no row when no
 -- snapshot runs; with the snapshot's progress and seconds since it started.
 drop function if exists oneway.snapshot_chunk(int);
-create or replace function oneway.snapshot_chunk(max_ahead int default 8)
+create or replace function oneway.snapshot_chunk(max_ahead int default 4)
 returns table (table_name text, outcome text, rows_done bigint, rows_total bigint, chunks_done bigint, seconds double precision)
 language plpgsql security definer set search_path = pg_catalog, pg_temp set lock_timeout = '200ms'
 set datestyle = 'ISO, YMD' set intervalstyle = 'postgres' set timezone = 'UTC' set extra_float_digits = 3
@@ -156,11 +156,12 @@ declare
   keys text[];
   bucket int;
   filter text;
-  r record;
-  picked jsonb[] := '{}';
-  kept jsonb[] := '{}';
-  n int := 0;
-  bytes bigint := 0;
+  order_by text;
+  picked jsonb;
+  kept jsonb;
+  n int;
+  taken int;
+  scanned int;
   last_key jsonb;
   more boolean := false;
   last_of_scope boolean;
@@ -191,35 +192,33 @@ begin
                       case when s.after_key is not null then format('(%s) > %s', (select string_agg(format('t.%I', k), ', ')
                                                                                      from unnest(keys) k),
                                                                     oneway.key_values(s.relid, '$1')) end);
-  -- with a condition, every row of the range is read: the keys of those that do not match go as
-  -- "kept" (the central side leaves them alone), so it can still tell which of its rows the
-  -- remote no longer has
-  for r in execute format('select %s as k, %s as img, %s as wanted from %s t where %s order by %s limit %s',
-                          oneway.image_expression(keys, 't'),
-                          oneway.image_expression(array(select c.name from oneway.stored_columns(s.relid) c), 't'),
-                          coalesce('coalesce((' || s.filter || '), false)', 'true'),
-                          s.table_name, filter, (select string_agg(format('t.%I', k), ', ') from unnest(keys) k), s.chunk_rows + 1)
-           using s.after_key loop
-    if n + cardinality(kept) >= s.chunk_rows or n > 0 and bytes + octet_length(r.img::text) > s.chunk_bytes then
-      more := true;
-      exit;
-    end if;
-    if r.wanted then
-      picked := picked || r.img;
-      bytes := bytes + octet_length(r.img::text);
-      n := n + 1;
-    else
-      kept := kept || r.k;
-      bytes := bytes + octet_length(r.k::text);
-    end if;
-    last_key := r.k;
-  end loop;
+  -- One statement reads the next rows in key order and takes a prefix of at most chunk_rows rows
+  -- and chunk_bytes of text (at least one row). With a condition, every row of the range is read:
+  -- the keys of those that do not match go as "kept" (the central side leaves them alone), so it
+  -- can still tell which of its rows the remote no longer has.
+  order_by := (select string_agg(format('t.%I', k), ', ') from unnest(keys) k);
+  execute format(
+    'with scanned as (select %1$s as k, %2$s as img, %3$s as wanted, row_number() over (order by %6$s) as ord '
+    '                   from %4$s t where %5$s order by %6$s limit %7$s), '
+    '     sized as (select x.*, sum(octet_length(case when x.wanted then x.img::text else x.k::text end)) over (order by x.ord) as running '
+    '                 from scanned x), '
+    '     taken as (select * from sized where ord <= %8$s and (ord = 1 or running <= %9$s)) '
+    'select coalesce(jsonb_agg(img order by ord) filter (where wanted), ''[]''), '
+    '       coalesce(jsonb_agg(k order by ord) filter (where not wanted), ''[]''), '
+    '       (select k from taken order by ord desc limit 1), count(*) filter (where wanted), count(*), (select count(*) from sized) '
+    '  from taken',
+    oneway.image_expression(keys, 't'),
+    oneway.image_expression(array(select c.name from oneway.stored_columns(s.relid) c), 't'),
+    coalesce('coalesce((' || s.filter || '), false)', 'true'),
+    s.table_name, filter, order_by, s.chunk_rows + 1, s.chunk_rows, s.chunk_bytes)
+    into picked, kept, last_key, n, taken, scanned using s.after_key;
+  more := scanned > taken;
   last_of_scope := not more;
   insert into oneway.change_log(object_type, object_id, op, row_image)
   values (s.table_name, '{}', 'C',
           jsonb_build_object('keys', to_jsonb(keys), 'after', s.after_key, 'through', case when last_of_scope then null else last_key end,
-                             'buckets', s.buckets, 'bucket', bucket, 'rows', to_jsonb(picked),
-                             'kept', case when s.filter is null then null else to_jsonb(kept) end))
+                             'buckets', s.buckets, 'bucket', bucket, 'rows', picked,
+                             'kept', case when s.filter is null then null else kept end))
   returning log_id into chunk_id;
   if last_of_scope and (s.buckets is null or s.bucket_index >= cardinality(s.wanted)) then
     finished := true;

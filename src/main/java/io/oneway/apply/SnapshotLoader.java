@@ -116,10 +116,10 @@ public final class SnapshotLoader {
         int deleted;
         try (PreparedStatement ps = c.prepareStatement(delete)) {
             int p = 1;
-            if (after.isObject()) {
+            for (int k = 0; after.isObject() && k < keys.size(); k++) {
                 ps.setString(p++, after.toString());
             }
-            if (through.isObject()) {
+            for (int k = 0; through.isObject() && k < keys.size(); k++) {
                 ps.setString(p++, through.toString());
             }
             if (bucket) {

@@ -116,9 +116,10 @@ public final class TableCatalog {
      * whose key is above {@code after} and at most {@code through}, and when {@code bucket}, in
      * one bucket of verify's hash of the key's text form (sql/shared/verify.sql), and when
      * {@code kept}, not among the given keys. Its parameters, in order and only those asked for:
-     * the after and the through key (JSON key images), the bucket count and the bucket
-     * (integers), the kept keys (a JSON array of key images). A bound left out is not tested, so
-     * a range scan of the key's index does the work.
+     * the after key and the through key (a JSON key image each, bound once per key column: each
+     * column's bound is a parameter of its own, so that the bounds are index conditions and a
+     * range scan of the key's index does the work, not a scan of the table per chunk), the bucket
+     * count and the bucket (integers), the kept keys (a JSON array of key images).
      */
     public String scopeDelete(Connection c, ChangeRecord change, List<String> keyColumns, boolean bucket, boolean after, boolean through,
             boolean kept) throws ApplyHaltException, SQLException {
@@ -139,17 +140,16 @@ public final class TableCatalog {
                 where.append(" and (abs(hashtext(").append(keyImage(keys)).append("::text)) % ?::int)::int = ?::int");
             }
             if (after) {
-                where.append(" and (").append(names(keys, "t.")).append(") > (").append(casts(keys, "n.a")).append(")");
+                where.append(" and (").append(names(keys, "t.")).append(") > (").append(casts(keys, "(?::jsonb)")).append(")");
             }
             if (through) {
-                where.append(" and (").append(names(keys, "t.")).append(") <= (").append(casts(keys, "n.b")).append(")");
+                where.append(" and (").append(names(keys, "t.")).append(") <= (").append(casts(keys, "(?::jsonb)")).append(")");
             }
             if (kept) {
                 where.append(" and not exists (select from jsonb_array_elements(?::jsonb) as x(k) where (").append(names(keys, "t."))
                         .append(") = (").append(casts(keys, "x.k")).append("))");
             }
-            sql = "delete from " + table.quotedName + " t using (select " + (after ? "?::jsonb" : "null::jsonb") + " as a, "
-                    + (through ? "?::jsonb" : "null::jsonb") + " as b) n where " + where;
+            sql = "delete from " + table.quotedName + " t where " + where;
             statements.put(cacheKey, sql);
         }
         return sql;
