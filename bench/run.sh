@@ -58,6 +58,8 @@ shared_buffers = 512MB
 synchronous_commit = ${SYNC:-off}
 max_wal_size = 4GB
 max_connections = 100
+shared_preload_libraries = 'pg_stat_statements'
+pg_stat_statements.track = all
 CONF
   pg_ctlcluster --skip-systemctl-redirect $V "$name" start
 done
@@ -156,6 +158,7 @@ record "verify after catch-up: $(tr '\n' ' ' < "$OUT/verify.txt")"
 
 # --- live lag while pgbench writes at full speed ------------------------------------------------
 log "live: pgbench at full speed for $LIVE_SECONDS s"
+for p in $REM $CEN; do q $p bench "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null; done
 : > "$OUT/lag.txt"
 sample_lag() { # $1 file: one line (changes behind, seconds behind) every 0.5 s while process $2 runs
   while kill -0 "$2" 2>/dev/null; do
@@ -171,6 +174,11 @@ live_tps=$(awk '/^tps/ {print int($3)}' "$OUT/live-pgbench.txt")
 read -r lc50 lc99 lcmax < <(awk '{print $1}' "$OUT/lag.txt" | python3 bench/stats.py)
 read -r ls50 ls99 lsmax < <(awk '{print $2}' "$OUT/lag.txt" | python3 bench/stats.py)
 record "live: pgbench $live_tps tps ($((live_tps * 5)) changes/s written); lag p50 $ls50 s / $lc50 changes, p99 $ls99 s / $lc99 changes, max $lsmax s; caught up $(python3 -c "print(round($t2-$t1,2))") s after the load; sustained $(drain_rate $backlog) changes/s applied"
+# where the databases' time went in the live phase (statements inside functions counted too)
+for side in remote:$REM central:$CEN; do
+  echo "${side%%:*} database, live phase: statements by total time (ms, calls, mean ms; nested ones included)"
+  q ${side##*:} bench "select round(total_exec_time) || ' ' || calls || ' ' || round(mean_exec_time::numeric, 2) || ' ' || case when toplevel then '' else '(nested) ' end || left(regexp_replace(query, '\s+', ' ', 'g'), 110) from pg_stat_statements where dbid = (select oid from pg_database where datname = 'bench') order by total_exec_time desc limit 8"
+done > "$OUT/live-statements.txt"
 
 # --- latency at a light load ----------------------------------------------------------------------
 log "latency at $((RATE_TPS * 5)) changes/s"
@@ -296,6 +304,7 @@ record "peak heap used (JFR, catch-up, live and latency phases): $peak_heap MB o
 log "profile of the catch-up (JFR)"
 { echo; echo '```'; jfr print --events jdk.ExecutionSample "$OUT/catchup.jfr" | python3 bench/profile-summary.py
   echo "waits for a database (socket reads over 10 ms):"; jfr print --events jdk.SocketRead "$OUT/catchup.jfr" | python3 bench/db-waits.py
+  cat "$OUT/live-statements.txt"
   echo '```'; } >> "$RESULTS"
 log "done: $RESULTS"
 cat "$RESULTS"

@@ -62,7 +62,7 @@ $$;
 -- one runs starts that one again from its beginning.
 drop function if exists oneway.start_snapshot(regclass, int, int[], int, int);
 create or replace function oneway.start_snapshot(tbl regclass, bucket_count int default null, wanted_buckets int[] default null,
-                                                 rows_per_chunk int default 5000, bytes_per_chunk int default 524288,
+                                                 rows_per_chunk int default 5000, bytes_per_chunk int default 262144,
                                                  condition text default null)
 returns text
 language plpgsql security definer set search_path = pg_catalog, pg_temp as $$
@@ -110,7 +110,7 @@ end $$;
 -- the table gets from now on is logged after the begin mark.
 drop function if exists oneway.onboard(regclass, text);
 create or replace function oneway.onboard(tbl regclass, mode text default 'image', rows_per_chunk int default 5000,
-                                          bytes_per_chunk int default 524288) returns text
+                                          bytes_per_chunk int default 262144) returns text
 language plpgsql as $$
 begin
   perform oneway.enable_capture(tbl, mode);
@@ -193,14 +193,15 @@ begin
                                                                                      from unnest(keys) k),
                                                                     oneway.key_values(s.relid, '$1')) end);
   -- One statement reads the next rows in key order and takes a prefix of at most chunk_rows rows
-  -- and chunk_bytes of text (at least one row). With a condition, every row of the range is read:
+  -- and about chunk_bytes (at least one row; measured in jsonb's own size, close to the text's
+  -- and without making the text). With a condition, every row of the range is read:
   -- the keys of those that do not match go as "kept" (the central side leaves them alone), so it
   -- can still tell which of its rows the remote no longer has.
   order_by := (select string_agg(format('t.%I', k), ', ') from unnest(keys) k);
   execute format(
     'with scanned as (select %1$s as k, %2$s as img, %3$s as wanted, row_number() over (order by %6$s) as ord '
     '                   from %4$s t where %5$s order by %6$s limit %7$s), '
-    '     sized as (select x.*, sum(octet_length(case when x.wanted then x.img::text else x.k::text end)) over (order by x.ord) as running '
+    '     sized as (select x.*, sum(pg_column_size(case when x.wanted then x.img else x.k end)) over (order by x.ord) as running '
     '                 from scanned x), '
     '     taken as (select * from sized where ord <= %8$s and (ord = 1 or running <= %9$s)) '
     'select coalesce(jsonb_agg(img order by ord) filter (where wanted), ''[]''), '
