@@ -45,6 +45,8 @@ comment on column oneway.snapshot.filter is 'only rows matching this SQL conditi
 comment on column oneway.snapshot.buckets is 'repair: verify''s bucket count; null for a whole-table snapshot';
 comment on column oneway.snapshot.wanted is 'repair: the buckets to reload, in order';
 comment on column oneway.snapshot.after_key is 'the last key done in the current bucket (or the table), null: from its start';
+-- the average size of a row in the last chunk: the next one reads only about as many rows as fit
+alter table oneway.snapshot add column if not exists row_bytes int;
 comment on column oneway.snapshot.recent_chunks is 'statement ids of the last chunks logged: a chunk waits until the central side holds the oldest';
 
 -- The key columns of a table cast from a JSON key image `image` (an SQL expression), for a row
@@ -99,7 +101,8 @@ begin
   on conflict (table_name) do update
      set relid = excluded.relid, buckets = excluded.buckets, wanted = excluded.wanted, bucket_index = 1, after_key = null, filter = excluded.filter,
          chunk_rows = excluded.chunk_rows, chunk_bytes = excluded.chunk_bytes, recent_chunks = '{}', state = 'running',
-         rows_total = excluded.rows_total, rows_done = 0, chunks_done = 0, started_at = now(), updated_at = now(), finished_at = null;
+         rows_total = excluded.rows_total, rows_done = 0, chunks_done = 0, started_at = now(), updated_at = now(), finished_at = null,
+         row_bytes = null;
   insert into oneway.change_log(object_type, object_id, op, row_image)
   values (qualified, '{}', 'B', jsonb_build_object('rows', total::text, 'buckets', bucket_count, 'wanted', to_jsonb(wanted_buckets),
                                                     'condition', condition));
@@ -162,6 +165,8 @@ declare
   n int;
   taken int;
   scanned int;
+  scan_rows int;
+  bytes bigint;
   last_key jsonb;
   more boolean := false;
   last_of_scope boolean;
@@ -198,6 +203,9 @@ begin
   -- the keys of those that do not match go as "kept" (the central side leaves them alone), so it
   -- can still tell which of its rows the remote no longer has.
   order_by := (select string_agg(format('t.%I', k), ', ') from unnest(keys) k);
+  -- rows are read (and their images made) only about as many as fit in chunk_bytes, by the last
+  -- chunk's average row size; the rest of a read of chunk_rows was made and thrown away
+  scan_rows := least(s.chunk_rows, coalesce(s.chunk_bytes / greatest(s.row_bytes, 1) + 16, s.chunk_rows));
   execute format(
     'with scanned as (select %1$s as k, %2$s as img, %3$s as wanted, row_number() over (order by %6$s) as ord '
     '                   from %4$s t where %5$s order by %6$s limit %7$s), '
@@ -206,13 +214,14 @@ begin
     '     taken as (select * from sized where ord <= %8$s and (ord = 1 or running <= %9$s)) '
     'select coalesce(jsonb_agg(img order by ord) filter (where wanted), ''[]''), '
     '       coalesce(jsonb_agg(k order by ord) filter (where not wanted), ''[]''), '
-    '       (select k from taken order by ord desc limit 1), count(*) filter (where wanted), count(*), (select count(*) from sized) '
+    '       (select k from taken order by ord desc limit 1), count(*) filter (where wanted), count(*), (select count(*) from sized), '
+    '       coalesce(max(running), 0) '
     '  from taken',
     oneway.image_expression(keys, 't'),
     oneway.image_expression(array(select c.name from oneway.stored_columns(s.relid) c), 't'),
     coalesce('coalesce((' || s.filter || '), false)', 'true'),
-    s.table_name, filter, order_by, s.chunk_rows + 1, s.chunk_rows, s.chunk_bytes)
-    into picked, kept, last_key, n, taken, scanned using s.after_key;
+    s.table_name, filter, order_by, scan_rows + 1, scan_rows, s.chunk_bytes)
+    into picked, kept, last_key, n, taken, scanned, bytes using s.after_key;
   more := scanned > taken;
   last_of_scope := not more;
   insert into oneway.change_log(object_type, object_id, op, row_image)
@@ -231,6 +240,7 @@ begin
          bucket_index = x.bucket_index + case when last_of_scope and not finished then 1 else 0 end,
          recent_chunks = (x.recent_chunks || chunk_id)[greatest(1, cardinality(x.recent_chunks) + 2 - max_ahead):],
          rows_done = x.rows_done + n, chunks_done = x.chunks_done + 1, updated_at = now(),
+         row_bytes = case when taken > 0 then (bytes / taken)::int else x.row_bytes end,
          state = case when finished then 'done' else x.state end,
          finished_at = case when finished then now() end
    where x.table_name = s.table_name
