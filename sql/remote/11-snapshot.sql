@@ -37,16 +37,15 @@ create table if not exists oneway.snapshot (
   chunks_done   bigint not null default 0,
   started_at    timestamptz not null default now(),
   updated_at    timestamptz not null default now(),
-  finished_at   timestamptz
+  finished_at   timestamptz,
+  filter        text,
+  row_bytes     int
 );
--- a snapshot of the rows matching a condition (./oneway snapshot TABLE WHERE ...)
-alter table oneway.snapshot add column if not exists filter text;
 comment on column oneway.snapshot.filter is 'only rows matching this SQL condition are reloaded; the others are left as they are on the central database';
 comment on column oneway.snapshot.buckets is 'repair: verify''s bucket count; null for a whole-table snapshot';
 comment on column oneway.snapshot.wanted is 'repair: the buckets to reload, in order';
 comment on column oneway.snapshot.after_key is 'the last key done in the current bucket (or the table), null: from its start';
--- the average size of a row in the last chunk: the next one reads only about as many rows as fit
-alter table oneway.snapshot add column if not exists row_bytes int;
+comment on column oneway.snapshot.row_bytes is 'the average size of a row in the last chunk: the next one reads only about as many rows as fit';
 comment on column oneway.snapshot.recent_chunks is 'statement ids of the last chunks logged: a chunk waits until the central side holds the oldest';
 
 -- The key columns of a table cast from a JSON key image `image` (an SQL expression), for a row
@@ -62,7 +61,6 @@ $$;
 -- buckets of verify's hash (sql/shared/verify.sql), or of the rows matching an SQL condition
 -- (the table's owner only: the condition runs with this function's rights). Logs the begin mark. Calling it again while
 -- one runs starts that one again from its beginning.
-drop function if exists oneway.start_snapshot(regclass, int, int[], int, int);
 create or replace function oneway.start_snapshot(tbl regclass, bucket_count int default null, wanted_buckets int[] default null,
                                                  rows_per_chunk int default 5000, bytes_per_chunk int default 262144,
                                                  condition text default null)
@@ -111,7 +109,6 @@ end $$;
 
 -- Onboarding: capture switched on and a snapshot started in one transaction, so every change
 -- the table gets from now on is logged after the begin mark.
-drop function if exists oneway.onboard(regclass, text);
 create or replace function oneway.onboard(tbl regclass, mode text default 'image', rows_per_chunk int default 5000,
                                           bytes_per_chunk int default 262144) returns text
 language plpgsql as $$
@@ -148,7 +145,6 @@ $$;
 -- is being written by a long transaction: not waited for, tried again next time), 'ahead' (the
 -- central side does not hold the chunk logged max_ahead chunks ago yet), or no row when no
 -- snapshot runs; with the snapshot's progress and seconds since it started.
-drop function if exists oneway.snapshot_chunk(int);
 create or replace function oneway.snapshot_chunk(max_ahead int default 4)
 returns table (table_name text, outcome text, rows_done bigint, rows_total bigint, chunks_done bigint, seconds double precision)
 language plpgsql security definer set search_path = pg_catalog, pg_temp set lock_timeout = '200ms'
