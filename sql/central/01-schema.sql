@@ -32,13 +32,13 @@ comment on table oneway.receive_log is 'one row per change applied on this centr
 
 -- The running digest (SPEC §4) at applied_position: SHA-256(digest at p-1 || fingerprint of p),
 -- from 32 zero bytes (io.oneway.wire.Fingerprint). Acks carry it; the remote compares.
-alter table oneway.source_progress add column if not exists applied_digest bytea not null default '\x0000000000000000000000000000000000000000000000000000000000000000';
+select oneway.ensure_column('oneway.source_progress', 'applied_digest', $$bytea not null default '\x0000000000000000000000000000000000000000000000000000000000000000'$$);
 -- The last position staged: changes of a source transaction too large for one apply transaction
 -- are kept in oneway.staged_change until its end arrives, then applied together. Everything up
 -- to greatest(applied_position, staged_position) is held durably and is not asked for again.
-alter table oneway.source_progress add column if not exists staged_position bigint not null default 0;
+select oneway.ensure_column('oneway.source_progress', 'staged_position', $$bigint not null default 0$$);
 -- Each applied change's fingerprint: the remote asks for them to find where a digest mismatch began.
-alter table oneway.receive_log add column if not exists fingerprint bytea;
+select oneway.ensure_column('oneway.receive_log', 'fingerprint', $$bytea$$);
 
 -- Changes of a large source transaction whose end has not arrived yet (as PostgreSQL's logical
 -- replication streams large in-progress transactions to disk): key, row and logged time as the

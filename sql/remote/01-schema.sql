@@ -34,11 +34,10 @@ create table if not exists oneway.change_log (
   blocked_at   timestamptz,
   block_reason text
 );
-alter sequence oneway.change_log_log_id_seq owned by oneway.change_log.log_id;
-alter table oneway.change_log drop constraint if exists change_log_op_check;
-alter table oneway.change_log add constraint change_log_op_check check (op in ('I', 'U', 'D', 'S', 'Q', 'B', 'C', 'E'));
+select oneway.ensure_owned_by('oneway.change_log_log_id_seq', 'oneway.change_log', 'log_id');
+select oneway.ensure_check('oneway.change_log', 'change_log_op_check', $$op in ('I', 'U', 'D', 'S', 'Q', 'B', 'C', 'E')$$);
 -- the position assigner looks for new rows by transaction id (see 03-positions.sql)
-create index if not exists change_log_txid on oneway.change_log (txid);
+select oneway.ensure_index('oneway.change_log_txid', 'create index change_log_txid on oneway.change_log (txid)');
 
 comment on column oneway.change_log.log_id is 'statement-order id, from a CACHE 1 sequence inside the writer''s transaction';
 comment on column oneway.change_log.txid is 'source transaction id (top level, 64-bit xid8 as bigint: the planner estimates bigint ranges, not xid8 ones)';
@@ -68,7 +67,7 @@ create table if not exists oneway.captured_table (
   enabled_at   timestamptz not null default now()
 );
 -- the table's columns as last logged (oneway.table_columns), to tell what a schema change changed
-alter table oneway.captured_table add column if not exists columns jsonb not null default '[]';
+select oneway.ensure_column('oneway.captured_table', 'columns', $$jsonb not null default '[]'$$);
 
 -- The last position handed out, and where the assigner's next pass looks for new rows. One
 -- row; the assigner updates it in the same transaction as the positions it writes, so
@@ -94,17 +93,17 @@ insert into oneway.sender_state default values on conflict do nothing;
 -- how far the central database holds changes durably (applied, or staged as part of a large
 -- transaction not yet complete): sending runs at most oneway.send.window past it; and the
 -- highest position ever sent, written before the send: an ack above it is a forgery.
-alter table oneway.sender_state add column if not exists acked_digest bytea not null default '\x0000000000000000000000000000000000000000000000000000000000000000';
-alter table oneway.sender_state add column if not exists received_position bigint not null default 0;
-alter table oneway.sender_state add column if not exists sent_position bigint not null default 0;
+select oneway.ensure_column('oneway.sender_state', 'acked_digest', $$bytea not null default '\x0000000000000000000000000000000000000000000000000000000000000000'$$);
+select oneway.ensure_column('oneway.sender_state', 'received_position', $$bigint not null default 0$$);
+select oneway.ensure_column('oneway.sender_state', 'sent_position', $$bigint not null default 0$$);
 -- A digest mismatch: the central database applied something other than what this remote sent
 -- between diverged_from and diverged_to (first differing position, once found). Nothing is sent
 -- while it is set; oneway.resume_transfer() clears it once an operator repaired the central rows.
-alter table oneway.sender_state add column if not exists diverged_at timestamptz;
-alter table oneway.sender_state add column if not exists diverged_from bigint;
-alter table oneway.sender_state add column if not exists diverged_to bigint;
-alter table oneway.sender_state add column if not exists diverged_position bigint;
-alter table oneway.sender_state add column if not exists central_digest bytea;
+select oneway.ensure_column('oneway.sender_state', 'diverged_at', $$timestamptz$$);
+select oneway.ensure_column('oneway.sender_state', 'diverged_from', $$bigint$$);
+select oneway.ensure_column('oneway.sender_state', 'diverged_to', $$bigint$$);
+select oneway.ensure_column('oneway.sender_state', 'diverged_position', $$bigint$$);
+select oneway.ensure_column('oneway.sender_state', 'central_digest', $$bytea$$);
 
 -- Integrity alarms: control messages that verify but claim what cannot be (an ack above what
 -- was sent). They are refused, never acted on, and stay open until an operator clears them
@@ -123,8 +122,7 @@ create table if not exists oneway.integrity_alarm (
 -- yet numbered). The stored state is L or B; A (acknowledged: applied on the central
 -- database) follows from the ack watermark, so an ack is one row update rather than one per
 -- change.
-drop view if exists oneway.change_log_status;
-create view oneway.change_log_status as
+select oneway.ensure_view('oneway.change_log_status', $view$
 select l.log_id, p.position, l.txid, p.tx_end, l.object_type, l.object_id, l.op,
        case when l.state = 'B' then 'B'
             when p.position <= s.acked_position then 'A'
@@ -132,4 +130,5 @@ select l.log_id, p.position, l.txid, p.tx_end, l.object_type, l.object_id, l.op,
        l.capture_mode, l.row_image, l.logged_at, l.blocked_at, l.block_reason
   from oneway.change_log l
   left join oneway.change_position p on p.log_id = l.log_id
-  cross join oneway.sender_state s;
+  cross join oneway.sender_state s
+$view$);

@@ -6,7 +6,7 @@
 -- is not sent again once blocked, but a copy already in flight may still be applied; blocking
 -- an acknowledged change is refused, since it is applied already.
 
-create index if not exists change_log_blocked_ids on oneway.change_log (log_id) where state = 'B';
+select oneway.ensure_index('oneway.change_log_blocked_ids', $$create index change_log_blocked_ids on oneway.change_log (log_id) where state = 'B'$$);
 
 -- The position of the first blocked change not yet acknowledged (the largest bigint when
 -- nothing is blocked).
@@ -108,11 +108,11 @@ end $$;
 
 -- What stops the transfer: the first blocked change not yet acknowledged, since when, why,
 -- and how many changes wait behind it. No row: nothing is blocked.
-drop view if exists oneway.transfer_status;
-create view oneway.transfer_status as
+select oneway.ensure_view('oneway.transfer_status', $view$
 select b.log_id, p.position, b.object_type, b.object_id::text as object_id, b.op, b.blocked_at, b.block_reason,
        c.last_position - p.position + (select count(*) from oneway.unpositioned_changes()) as waiting
   from oneway.change_position p
   join oneway.change_log b on b.log_id = p.log_id
   cross join oneway.position_counter c
- where p.position = (select oneway.blocked_stop());
+ where p.position = (select oneway.blocked_stop())
+$view$);

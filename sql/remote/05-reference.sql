@@ -8,7 +8,7 @@
 -- the pending one, either in the whole log (no other change logged after it) or within the
 -- same transaction.
 
-create index if not exists change_log_reference_objects on oneway.change_log (object_type, object_id) where capture_mode = 'R';
+select oneway.ensure_index('oneway.change_log_reference_objects', $$create index change_log_reference_objects on oneway.change_log (object_type, object_id) where capture_mode = 'R'$$);
 
 -- A change of a reference-mode table, from its generated capture function (02-capture.sql):
 -- refused when an earlier change of the same object is not delivered yet, unless directly

@@ -1,0 +1,116 @@
+package io.oneway.ops;
+
+import static io.oneway.testing.Sql.exec;
+import static io.oneway.testing.Sql.number;
+import static io.oneway.testing.Sql.value;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
+
+import org.junit.jupiter.api.Test;
+
+import io.oneway.ops.SchemaInstaller.Part;
+import io.oneway.testing.PostgresFixture;
+
+/**
+ * Installing the SQL again (an upgrade) while writers and a replicator hold their locks: the
+ * scripts change, and lock, only what differs, so an install with nothing to change never
+ * waits for a writer's transaction, and one that must change a table a writer holds waits for
+ * it, rolled back and tried again, instead of deadlocking with it.
+ */
+class InstallIT {
+
+    @Test
+    void the_remote_sql_installs_again_beside_an_open_writer_transaction_and_a_status_reader() throws SQLException {
+        DataSource db = PostgresFixture.newDatabase("install_remote", Part.REMOTE).dataSource();
+        exec(db, "create table shop(id int primary key, v text)");
+        exec(db, "select oneway.enable_capture('shop')");
+        exec(db, "insert into shop values (1, 'before')");
+        exec(db, "select oneway.assign_positions(1000)");
+        try (Connection writer = db.getConnection(); Connection reader = db.getConnection()) {
+            writer.setAutoCommit(false);
+            exec(writer, "insert into shop values (2, 'open')");
+            exec(writer, "update shop set v = 'changed' where id = 1");
+            reader.setAutoCommit(false);
+            exec(reader, "select count(*) from oneway.change_log_status");
+            exec(reader, "select count(*) from oneway.transfer_status");
+
+            // no retries: the first lock that waits longer than the install's lock_timeout fails it
+            SchemaInstaller.install(db, Part.REMOTE, Duration.ZERO);
+
+            exec(writer, "insert into shop values (3, 'after the install')");
+            writer.commit();
+            reader.commit();
+        }
+        assertEquals(4, number(db, "select count(*) from oneway.change_log where object_type = 'public.shop' and op in ('I', 'U', 'D')"));
+    }
+
+    @Test
+    void the_central_sql_installs_again_beside_an_open_apply_transaction() throws SQLException {
+        DataSource db = PostgresFixture.newDatabase("install_central", Part.CENTRAL).dataSource();
+        exec(db, "insert into oneway.source_progress(source_id) values ('branch')");
+        try (Connection applier = db.getConnection()) {
+            applier.setAutoCommit(false);
+            exec(applier, "insert into oneway.receive_log(source_id, position, txid, object_type, object_id, op, received_at) "
+                    + "values ('branch', 1, 7, 'public.shop', '{\"id\": 1}', 'I', now())");
+            exec(applier, "update oneway.source_progress set applied_position = 1 where source_id = 'branch'");
+
+            SchemaInstaller.install(db, Part.CENTRAL, Duration.ZERO);
+
+            applier.commit();
+        }
+        assertEquals(1, number(db, "select applied_position from oneway.source_progress where source_id = 'branch'"));
+    }
+
+    @Test
+    void what_differs_from_the_scripts_is_changed_back() {
+        DataSource db = PostgresFixture.newDatabase("install_upgrade", Part.REMOTE).dataSource();
+        exec(db, "alter table oneway.change_log drop constraint change_log_op_check");
+        exec(db, "alter table oneway.change_log add constraint change_log_op_check check (op in ('I', 'U', 'D'))");
+        exec(db, "alter table oneway.sender_state drop column central_digest");
+        exec(db, "drop index oneway.change_log_txid");
+        exec(db, "drop view oneway.transfer_status");
+        exec(db, "create view oneway.transfer_status as select p.position from oneway.change_position p where false");
+        exec(db, "alter sequence oneway.change_log_log_id_seq owned by none");
+
+        SchemaInstaller.install(db, Part.REMOTE, Duration.ZERO);
+
+        assertTrue(String.valueOf(value(db, "select pg_get_constraintdef(oid) from pg_constraint where conname = 'change_log_op_check'")).contains("'E'"));
+        assertEquals(1, number(db, "select count(*) from pg_attribute where attrelid = 'oneway.sender_state'::regclass and attname = 'central_digest'"));
+        assertEquals(1, number(db, "select count(*) from pg_class where oid = to_regclass('oneway.change_log_txid')"));
+        assertTrue(String.valueOf(value(db, "select pg_get_viewdef('oneway.transfer_status')")).contains("blocked_stop"));
+        assertEquals(1, number(db, "select count(*) from pg_depend where objid = 'oneway.change_log_log_id_seq'::regclass "
+                + "and refobjid = 'oneway.change_log'::regclass and deptype = 'a'"));
+        // the view was made again: its grant to the sender role with it
+        assertEquals(1, number(db, "select count(*) from information_schema.role_table_grants "
+                + "where table_schema = 'oneway' and table_name = 'transfer_status' and grantee = 'oneway_sender'"));
+    }
+
+    @Test
+    void an_upgrade_that_must_change_a_table_a_writer_holds_waits_for_it_and_completes() throws Exception {
+        DataSource db = PostgresFixture.newDatabase("install_waits", Part.REMOTE).dataSource();
+        exec(db, "create table shop(id int primary key, v text)");
+        exec(db, "select oneway.enable_capture('shop')");
+        exec(db, "alter table oneway.change_log drop constraint change_log_op_check");
+        CompletableFuture<Void> install;
+        try (Connection writer = db.getConnection()) {
+            writer.setAutoCommit(false);
+            exec(writer, "insert into shop values (1, 'holds the change log')");
+            install = CompletableFuture.runAsync(() -> SchemaInstaller.install(db, Part.REMOTE));
+            await("the install waits for the writer's lock on the change log").atMost(Duration.ofMinutes(1)).until(() ->
+                    number(db, "select count(*) from pg_locks where relation = 'oneway.change_log'::regclass and not granted") > 0);
+            writer.commit();
+        }
+        install.get(4, TimeUnit.MINUTES);
+        assertTrue(String.valueOf(value(db, "select pg_get_constraintdef(oid) from pg_constraint where conname = 'change_log_op_check'")).contains("'E'"));
+        assertEquals(1, number(db, "select count(*) from oneway.change_log where object_type = 'public.shop' and op in ('I', 'U', 'D')"));
+    }
+}
