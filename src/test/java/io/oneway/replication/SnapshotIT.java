@@ -179,6 +179,29 @@ class SnapshotIT {
         assertTrue(refused.getMessage().contains("no snapshot of shop.tags is running"), refused.getMessage());
     }
 
+    @Test
+    @Order(5)
+    void rows_wider_than_a_chunk_go_one_to_a_chunk_and_arrive_exactly() throws Exception {
+        long first = BULK + 6_000;
+        exec(remote, "update shop.customers set name = repeat('w', 400000) || id where id between ? and ?", first, first + 4);
+        fixture.awaitCaughtUp("branch1", Duration.ofMinutes(2));
+        repair(fixture.central(), "test: wide rows stale or missing on the central database",
+                "update shop.customers set name = 'stale' where id between " + first + " and " + (first + 3),
+                "delete from shop.customers where id = " + (first + 4));
+        long before = number(remote, "select coalesce(max(log_id), 0) from oneway.change_log");
+
+        assertEquals(0, OnewayCommand.run(settings, "snapshot", List.of("shop.customers")));
+        await().atMost(Duration.ofMinutes(3)).until(() -> "done".equals(state("shop.customers")));
+        fixture.awaitCaughtUp("branch1", Duration.ofMinutes(2));
+
+        assertTrue(new Verifier(remote, fixture.central(), 10).verify("shop.customers").equal());
+        List<Map<String, Object>> wide = rows(remote, "select jsonb_array_length(row_image->'rows') as rows from oneway.change_log l "
+                + "where log_id > ? and op = 'C' and exists (select from jsonb_array_elements(l.row_image->'rows') r "
+                + "where octet_length(r->>'name') > 262144)", before);
+        assertEquals(5, wide.size(), "a chunk for each row over oneway.snapshot.chunk-bytes: " + wide);
+        assertTrue(wide.stream().allMatch(r -> ((Number) r.get("rows")).intValue() == 1), "each alone: " + wide);
+    }
+
     private static long rowsDone(String table) {
         return number(remote, "select coalesce(max(rows_done), 0) from oneway.snapshot where table_name = ?", table);
     }
