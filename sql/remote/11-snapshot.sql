@@ -46,6 +46,8 @@ comment on column oneway.snapshot.buckets is 'repair: verify''s bucket count; nu
 comment on column oneway.snapshot.wanted is 'repair: the buckets to reload, in order';
 comment on column oneway.snapshot.after_key is 'the last key done in the current bucket (or the table), null: from its start';
 comment on column oneway.snapshot.row_bytes is 'the average size of a row in the last chunk: the next one reads only about as many rows as fit';
+select oneway.ensure_column('oneway.snapshot', 'lock_wait_since', 'timestamptz');
+comment on column oneway.snapshot.lock_wait_since is 'since when writers of the table have kept every try from its SHARE lock (null: the last try had it)';
 comment on column oneway.snapshot.recent_chunks is 'statement ids of the last chunks logged: a chunk waits until the central side holds the oldest';
 
 -- The key columns of a table cast from a JSON key image `image` (an SQL expression), for a row
@@ -182,6 +184,7 @@ begin
   begin
     execute format('lock table %s in share mode', s.table_name);
   exception when lock_not_available then
+    update oneway.snapshot x set lock_wait_since = coalesce(x.lock_wait_since, now()) where x.table_name = s.table_name;
     return query select s.table_name, 'lock'::text, s.rows_done, s.rows_total, s.chunks_done, oneway.seconds_since(s.started_at);
     return;
   end;
@@ -235,7 +238,7 @@ begin
      set after_key = case when last_of_scope then null else last_key end,
          bucket_index = x.bucket_index + case when last_of_scope and not finished then 1 else 0 end,
          recent_chunks = (x.recent_chunks || chunk_id)[greatest(1, cardinality(x.recent_chunks) + 2 - max_ahead):],
-         rows_done = x.rows_done + n, chunks_done = x.chunks_done + 1, updated_at = now(),
+         rows_done = x.rows_done + n, chunks_done = x.chunks_done + 1, updated_at = now(), lock_wait_since = null,
          row_bytes = case when taken > 0 then (bytes / taken)::int else x.row_bytes end,
          state = case when finished then 'done' else x.state end,
          finished_at = case when finished then now() end

@@ -7,6 +7,12 @@ select s.table_name as snapshot, s.state,
        case when s.state = 'running' and s.rows_done > 0
             then round(greatest(s.rows_total - s.rows_done, 0) / (s.rows_done / greatest(extract(epoch from now() - s.started_at), 0.001)))
        end as seconds_left,
+       case when s.state = 'running' and s.lock_wait_since is not null
+            then 'for the table''s SHARE lock for ' || round(extract(epoch from now() - s.lock_wait_since)) || ' s: writers hold it (pid '
+                 || coalesce((select string_agg(distinct l.pid::text, ', ') from pg_locks l
+                               where l.relation = s.relid and l.granted and l.mode in ('RowExclusiveLock', 'ShareUpdateExclusiveLock',
+                                     'ShareRowExclusiveLock', 'ExclusiveLock', 'AccessExclusiveLock')), 'none now') || ')'
+       end as waiting,
        s.started_at, s.finished_at
   from oneway.snapshot s
  where s.state = 'running' or s.finished_at > now() - interval '1 day'

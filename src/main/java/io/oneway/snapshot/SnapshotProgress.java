@@ -21,6 +21,7 @@ public final class SnapshotProgress {
     private final String source;
     private final OnewayMetrics metrics;
     private final long intervalMillis;
+    private final long triesStoppedMillis;
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
 
     /** Progress of one table's snapshot as last reported. */
@@ -30,19 +31,30 @@ public final class SnapshotProgress {
         volatile long chunks;
         long loggedAt = System.currentTimeMillis();
         long lockLoggedAt;
+        /** when the tries for the table's lock began failing, 0 while the last one had it */
+        volatile long lockWaitSince;
+        /** the last failed try: a cancelled snapshot reports nothing more, so its wait ends by itself */
+        volatile long lockFailedAt;
 
         Table(String name) {
             metrics.gauge("oneway_snapshot_rows", source, () -> rowsDone, "table", name, "count", "done");
             metrics.gauge("oneway_snapshot_rows", source, () -> rowsTotal, "table", name, "count", "total");
             metrics.gauge("oneway_snapshot_chunks", source, () -> chunks, "table", name);
+            metrics.gauge("oneway_snapshot_lock_wait_seconds", source, () -> lockWaitSeconds(name), "table", name);
         }
     }
 
-    /** @param intervalMillis at most one progress line per table per interval */
-    public SnapshotProgress(String source, OnewayMetrics metrics, long intervalMillis) {
+    /**
+     * @param intervalMillis at most one progress line per table per interval
+     * @param chunkDelayMillis the pause between tries (oneway.snapshot.chunk-delay)
+     */
+    public SnapshotProgress(String source, OnewayMetrics metrics, long intervalMillis, long chunkDelayMillis) {
         this.source = source;
         this.metrics = metrics;
         this.intervalMillis = intervalMillis;
+        // a waiting snapshot is tried again every chunk-delay plus the 200 ms lock_timeout; several
+        // tries missing mean it is no longer running (cancelled)
+        this.triesStoppedMillis = Math.max(5_000, 5 * (chunkDelayMillis + 200));
     }
 
     /**
@@ -61,7 +73,14 @@ public final class SnapshotProgress {
         t.chunks = ((Number) row.get("chunks_done")).longValue();
         long now = System.currentTimeMillis();
         long elapsedMillis = Math.round(((Number) row.get("seconds")).doubleValue() * 1000);
-        switch ((String) row.get("outcome")) {
+        String result = (String) row.get("outcome");
+        if ("lock".equals(result)) {
+            t.lockWaitSince = t.lockWaitSince == 0 ? now : t.lockWaitSince;
+            t.lockFailedAt = now;
+        } else if (!"ahead".equals(result)) {
+            t.lockWaitSince = 0;
+        }
+        switch (result) {
             case "done" -> {
                 LOG.info("Snapshot of {} complete: {} rows in {} chunks in {} s", name, t.rowsDone, t.chunks, elapsedMillis / 1000);
                 tables.remove(name);
@@ -69,8 +88,8 @@ public final class SnapshotProgress {
             case "lock" -> {
                 if (now - t.lockLoggedAt >= intervalMillis) {
                     t.lockLoggedAt = now;
-                    LOG.warn("Snapshot of {} waits: a transaction writing the table keeps it from the table's SHARE lock for longer than "
-                            + "200 ms (see pg_stat_activity); tried again", name);
+                    LOG.warn("Snapshot of {} waits for {} s: transactions writing the table keep it from the table's SHARE lock for longer "
+                            + "than 200 ms at every try (./oneway status names them); tried again", name, (now - t.lockWaitSince) / 1000);
                 }
             }
             case "chunk" -> {
@@ -83,6 +102,16 @@ public final class SnapshotProgress {
                 // "ahead": the central side has not received the recent chunks yet; the next poll tries again
             }
         }
+    }
+
+    /** How long writers of the table have kept its running snapshot from its lock, in seconds (0: not kept). */
+    public long lockWaitSeconds(String table) {
+        Table t = tables.get(table);
+        long now = System.currentTimeMillis();
+        if (t == null || t.lockWaitSince == 0 || now - t.lockFailedAt > triesStoppedMillis) {
+            return 0;
+        }
+        return (now - t.lockWaitSince) / 1000;
     }
 
     /** "120000 of 1000000 rows (12 %), 120 chunks, 8000 rows/s, about 110 s left". */

@@ -49,6 +49,7 @@ public final class OnewayMetrics implements CamelContextAware {
             Map.entry("oneway_integrity_alarms", "acks refused because they claim what cannot be, by kind"),
             Map.entry("oneway_snapshot_rows", "rows of a table's running snapshot: done (logged as chunks) and total (counted at its start), by count"),
             Map.entry("oneway_snapshot_chunks", "chunks of a table's running snapshot logged"),
+            Map.entry("oneway_snapshot_lock_wait_seconds", "how long writers of the table have kept a running snapshot from its SHARE lock (0: the last try had it)"),
             Map.entry("oneway_digest_mismatches", "acks whose digest differed from what the remote sent (the transfer halts)"));
 
     /** The reasons a message is refused, registered at start so each is exported from zero. */

@@ -29,6 +29,7 @@ import io.oneway.ops.OnewayCommand;
 import io.oneway.ops.Settings;
 import io.oneway.ops.Verifier;
 import io.oneway.ops.Verifier.TableResult;
+import io.oneway.snapshot.SnapshotProgress;
 import io.oneway.support.SqlScript;
 import io.oneway.testing.BackgroundWriter;
 import io.oneway.testing.ReplicationFixture;
@@ -160,6 +161,7 @@ class SnapshotIT {
     @Test
     @Order(4)
     void a_snapshot_kept_from_its_lock_by_a_long_writer_waits_visibly_and_can_be_cancelled() throws Exception {
+        SnapshotProgress progress = fixture.remoteBean("branch1", "snapshotProgress", SnapshotProgress.class);
         try (Connection writer = remote.getConnection()) {
             writer.setAutoCommit(false);
             exec(writer, "update shop.tags set label = label where false");
@@ -169,12 +171,17 @@ class SnapshotIT {
                     "select count(*) from oneway.snapshot_state where table_name = 'shop.tags'") == 1);
             assertEquals(0L, number(remote, "select chunks_done from oneway.snapshot where table_name = 'shop.tags'"),
                     "no chunk while a writer holds the table");
+            Object writerPid = rows(writer, "select pg_backend_pid() as pid").get(0).get("pid");
+            await().atMost(Duration.ofSeconds(30)).until(() -> String.valueOf(snapshotStatus("shop.tags").get("waiting"))
+                    .matches("for the table's SHARE lock for \\d+ s: writers hold it \\(pid " + writerPid + "\\)"));
+            await().atMost(Duration.ofSeconds(30)).until(() -> progress.lockWaitSeconds("shop.tags") >= 1);
             assertEquals(0, OnewayCommand.run(settings, "cancel-snapshot", List.of("shop.tags")));
             writer.rollback();
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> number(fixture.central(),
                 "select count(*) from oneway.snapshot_state where table_name = 'shop.tags'") == 0);
         assertEquals("cancelled", state("shop.tags"));
+        await("the cancelled snapshot's wait ends").atMost(Duration.ofSeconds(30)).until(() -> progress.lockWaitSeconds("shop.tags") == 0);
         SQLException refused = assertThrows(SQLException.class, () -> OnewayCommand.run(settings, "cancel-snapshot", List.of("shop.tags")));
         assertTrue(refused.getMessage().contains("no snapshot of shop.tags is running"), refused.getMessage());
     }
@@ -200,6 +207,11 @@ class SnapshotIT {
                 + "where octet_length(r->>'name') > 262144)", before);
         assertEquals(5, wide.size(), "a chunk for each row over oneway.snapshot.chunk-bytes: " + wide);
         assertTrue(wide.stream().allMatch(r -> ((Number) r.get("rows")).intValue() == 1), "each alone: " + wide);
+    }
+
+    private static Map<String, Object> snapshotStatus(String table) {
+        return rows(remote, SqlScript.load("remote/queries/read-snapshots.sql")).stream()
+                .filter(r -> table.equals(r.get("snapshot"))).findFirst().orElseThrow();
     }
 
     private static long rowsDone(String table) {
