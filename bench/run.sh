@@ -241,6 +241,12 @@ done
 t1=$(now)
 kill $PGB; wait $PGB 2>/dev/null || true; wait $SAMPLER 2>/dev/null || true
 wait_applied "$(captured)"; stop_replicator
+# per second of the snapshot: changes and chunks logged on the remote, and applied on the central side
+{ echo "second logged chunks_logged"; q $REM bench "select to_char(date_trunc('second', logged_at), 'HH24:MI:SS'), count(*), count(*) filter (where op = 'C')
+    from oneway.change_log where logged_at >= to_timestamp($t0) group by 1 order by 1"
+  echo "second applied chunks_applied highest_position"; q $CEN bench "select to_char(date_trunc('second', applied_at), 'HH24:MI:SS'), count(*),
+    count(*) filter (where op = 'C'), max(position) from oneway.receive_log where applied_at >= to_timestamp($t0) group by 1 order by 1"
+} > "$OUT/snapshot-timeline.txt"
 oneway_snapshot=$(rate "$SNAPSHOT_ROWS" "$t0" "$t1")
 java -cp "$CP" -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/bench" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/bench" \
   -Doneway.apply.tables=public.customers,public.orders,public.items io.oneway.ops.OnewayCommand verify > "$OUT/snapshot-verify.txt" 2>&1 || true
