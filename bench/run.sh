@@ -26,7 +26,7 @@ ROOT=$(pwd)
 V=15; REM=5433; CEN=5434
 N=${N:-30000}; LIVE_SECONDS=${LIVE_SECONDS:-60}; RATE_TPS=${RATE_TPS:-100}; LOSSY_N=${LOSSY_N:-10000}
 OUTAGE_MINUTES=${OUTAGE_MINUTES:-2}; OUTAGE_TPS=${OUTAGE_TPS:-150}; SNAPSHOT_ROWS=${SNAPSHOT_ROWS:-1000000}
-OUT=$ROOT/target/bench; mkdir -p "$OUT"; rm -rf "$OUT/data" "$OUT/broker"
+OUT=$ROOT/target/bench; mkdir -p "$OUT"; rm -rf "$OUT/data" "$OUT/broker" "$OUT"/outage-*.jfr
 RESULTS=$OUT/results.md
 REPLICATOR_PID=; REMOTE_PID=; CENTRAL_PID=; BROKER_PID=
 
@@ -277,8 +277,8 @@ start_broker() {
   "$OUT/broker/bin/artemis" run >> "$OUT/broker.log" 2>&1 & BROKER_PID=$!
   until (echo > /dev/tcp/127.0.0.1/61618) 2>/dev/null; do sleep 0.2; done
 }
-start_role() { # $1 remote|central, $2 broker user
-  JAVA_OPTS="$DBS -Doneway.broker.url=tcp://127.0.0.1:61618 -Doneway.broker.user=$2 -Doneway.broker.password=DEMO-ONLY-$2-broker-password -Dcamel.management.port=$3 ${REPLICATOR_OPTS:-}" \
+start_role() { # $1 remote|central, $2 broker user; each process records a JFR profile (written when it stops)
+  JAVA_OPTS="$DBS -XX:StartFlightRecording=filename=$OUT/outage-$1-$(date +%s).jfr,settings=profile -Doneway.broker.url=tcp://127.0.0.1:61618 -Doneway.broker.user=$2 -Doneway.broker.password=DEMO-ONLY-$2-broker-password -Dcamel.management.port=$3 ${REPLICATOR_OPTS:-}" \
     ONEWAY_LOG_DIR="$OUT/outage-$1" "$DIST/bin/oneway" run --profile "$1" > /dev/null 2>&1 &
   eval "${1^^}_PID=$!"
 }
@@ -314,6 +314,11 @@ log "profile of the catch-up (JFR)"
 { echo; echo '```'; jfr print --events jdk.ExecutionSample "$OUT/catchup.jfr" | python3 bench/profile-summary.py
   echo "waits for a database (socket reads over 10 ms):"; jfr print --events jdk.SocketRead "$OUT/catchup.jfr" | python3 bench/db-waits.py
   cat "$OUT/live-statements.txt"
+  # the split deployment: the remote process (both outages) and the last central process (the broker outage and its drain)
+  for f in "$(ls "$OUT"/outage-remote-*.jfr | tail -1)" "$(ls "$OUT"/outage-central-*.jfr | tail -1)"; do
+    echo "split deployment, $(basename "$f" .jfr | cut -d- -f2) replicator (outage phase), CPU samples by area:"
+    jfr print --events jdk.ExecutionSample "$f" | python3 bench/profile-summary.py
+  done
   echo '```'; } >> "$RESULTS"
 log "done: $RESULTS"
 cat "$RESULTS"

@@ -98,7 +98,7 @@ public final class LossyLink {
         if (body instanceof String text && !text.isEmpty()) {
             char[] chars = text.toCharArray();
             int at = random.nextInt(chars.length);
-            chars[at] = (char) (chars[at] == 'x' ? 'y' : 'x');
+            chars[at] = chars[at] == 'x' ? 'y' : 'x';
             return new String(chars);
         }
         return body;

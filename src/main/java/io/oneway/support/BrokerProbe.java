@@ -2,7 +2,6 @@ package io.oneway.support;
 
 import java.util.Optional;
 
-import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
 
 /**
@@ -32,7 +31,8 @@ public final class BrokerProbe implements AutoCloseable {
         if (!check) {
             return Optional.empty();
         }
-        try (Connection c = factory.createConnection()) {
+        try {
+            factory.createConnection().close();
             return Optional.empty();
         } catch (JMSException | RuntimeException e) {
             String m = String.valueOf(e.getMessage());

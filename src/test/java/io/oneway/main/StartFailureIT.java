@@ -83,7 +83,8 @@ class StartFailureIT {
     }
 
     private static boolean listening(int port) {
-        try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+        try {
+            new Socket(InetAddress.getLoopbackAddress(), port).close();
             return true;
         } catch (IOException e) {
             return false;

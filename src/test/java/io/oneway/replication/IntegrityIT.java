@@ -197,7 +197,7 @@ class IntegrityIT {
             c.start();
             jakarta.jms.QueueBrowser browser = c.createSession(false, jakarta.jms.Session.AUTO_ACKNOWLEDGE).createBrowser(
                     c.createSession(false, jakarta.jms.Session.AUTO_ACKNOWLEDGE).createQueue(CHANGES));
-            return java.util.Collections.list(browser.getEnumeration()).size();
+            return java.util.Collections.list((java.util.Enumeration<?>) browser.getEnumeration()).size();
         }
     }
 

@@ -69,7 +69,8 @@ public final class ArtemisProcess implements AutoCloseable {
             if (!process.isAlive()) {
                 throw new IllegalStateException("broker " + instance + " exited with " + process.exitValue() + "; see run.log there");
             }
-            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            try {
+                new Socket(InetAddress.getLoopbackAddress(), port).close();
                 return true;
             } catch (IOException e) {
                 return false;
