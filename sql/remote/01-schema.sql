@@ -28,13 +28,14 @@ create table if not exists oneway.change_log (
   object_id    jsonb not null,
   op           char(1) not null,
   state        char(1) not null default 'L' check (state in ('L', 'B')),
-  capture_mode char(1) not null default 'I' check (capture_mode in ('I', 'R')),
+  capture_mode char(1) not null default 'I' check (capture_mode in ('I', 'R', 'W')),
   row_image    jsonb,
   logged_at    timestamptz not null default now(),
   blocked_at   timestamptz,
   block_reason text
 );
 select oneway.ensure_owned_by('oneway.change_log_log_id_seq', 'oneway.change_log', 'log_id');
+select oneway.ensure_check('oneway.change_log', 'change_log_capture_mode_check', $$capture_mode in ('I', 'R', 'W')$$);
 select oneway.ensure_check('oneway.change_log', 'change_log_op_check', $$op in ('I', 'U', 'D', 'S', 'Q', 'B', 'C', 'E')$$);
 -- the position assigner looks for new rows by transaction id (see 03-positions.sql)
 select oneway.ensure_index('oneway.change_log_txid', 'create index change_log_txid on oneway.change_log (txid)');
@@ -45,7 +46,7 @@ comment on column oneway.change_log.object_type is 'schema-qualified table name,
 comment on column oneway.change_log.object_id is 'primary key values as a JSON object; for U and D the key before the change';
 comment on column oneway.change_log.op is 'I insert, U update, D delete, S schema change (09-schema.sql), Q sequence value (10-sequences.sql), B C E snapshot begin, chunk, end (11-snapshot.sql)';
 comment on column oneway.change_log.state is 'L logged (ready to send), B blocked';
-comment on column oneway.change_log.capture_mode is 'I image (row image stored), R reference (row read when the message is built)';
+comment on column oneway.change_log.capture_mode is 'I image (row image stored by the trigger), R reference (row read when the message is built), W image read from the WAL (12-wal.sql)';
 comment on column oneway.change_log.row_image is 'new row values as JSON (I and U in image mode); null for D and in reference mode';
 
 -- Positions (SPEC §3): written once by the single position assigner after the change's
@@ -63,9 +64,10 @@ create table if not exists oneway.captured_table (
   table_name   text primary key,
   relid        oid not null unique,
   key_columns  text[] not null,
-  capture_mode char(1) not null default 'I' check (capture_mode in ('I', 'R')),
+  capture_mode char(1) not null default 'I' check (capture_mode in ('I', 'R', 'W')),
   enabled_at   timestamptz not null default now()
 );
+select oneway.ensure_check('oneway.captured_table', 'captured_table_capture_mode_check', $$capture_mode in ('I', 'R', 'W')$$);
 -- the table's columns as last logged (oneway.table_columns), to tell what a schema change changed
 select oneway.ensure_column('oneway.captured_table', 'columns', $$jsonb not null default '[]'$$);
 
@@ -80,6 +82,14 @@ create table if not exists oneway.position_counter (
   open_txids    bigint[] not null default '{}'
 );
 insert into oneway.position_counter default values on conflict do nothing;
+-- WAL capture (12-wal.sql): the replication slot the WAL reader numbers from (null: the position
+-- assigner numbers), and how far it has numbered: the commit LSN of the last source transaction
+-- it recorded, how many of that transaction's changes, and whether that was all of them (a large
+-- transaction is recorded in pieces).
+select oneway.ensure_column('oneway.position_counter', 'wal_slot', $$text$$);
+select oneway.ensure_column('oneway.position_counter', 'wal_lsn', $$pg_lsn$$);
+select oneway.ensure_column('oneway.position_counter', 'wal_items', $$bigint not null default 0$$);
+select oneway.ensure_column('oneway.position_counter', 'wal_done', $$boolean not null default true$$);
 
 -- What the central database has acknowledged as applied (SPEC §4 ack): every change at or
 -- below acked_position is delivered. Changes are kept until then, and resent on request.

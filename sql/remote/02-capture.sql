@@ -28,8 +28,25 @@ begin
   execute format('drop function if exists %s()', oneway.capture_function(tbl));
 end $$;
 
--- Switch capture on for one table. mode: 'image' (default: the log holds the row image) or
--- 'reference' (the log holds the key; the row is read when sent; see 05-reference.sql).
+-- Puts a table into the publication the WAL reader reads (12-wal.sql), or takes it out. In the
+-- same transaction as the trigger is dropped or made, so that every change is captured once.
+create or replace function oneway.publish_for_wal(tbl regclass, qualified text, wanted boolean) returns void
+language plpgsql as $$
+declare
+  published boolean := exists (select from pg_publication_rel r join pg_publication p on p.oid = r.prpubid
+                                where p.pubname = 'oneway_tables' and r.prrelid = tbl);
+begin
+  if wanted and not published then
+    execute format('alter publication oneway_tables add table %s', qualified);
+  elsif published and not wanted then
+    execute format('alter publication oneway_tables drop table %s', qualified);
+  end if;
+end $$;
+
+-- Switch capture on for one table. mode: 'image' (default: the log holds the row image),
+-- 'reference' (the log holds the key; the row is read when sent; see 05-reference.sql) or 'wal'
+-- (the log holds the row image, read from the WAL by the replicator instead of made by a trigger;
+-- see 12-wal.sql: the replicator must run with oneway.capture.from-wal = true).
 -- Any table with a primary key is accepted, composite keys included; calling it again is
 -- harmless, switches the mode, and takes in columns added or dropped since.
 create or replace function oneway.enable_capture(tbl regclass, mode text default 'image') returns text
@@ -42,15 +59,24 @@ declare
   new_row text;
   body text;
 begin
-  if mode is null or mode not in ('image', 'reference') then
-    raise exception 'capture mode "%" is not known; use ''image'' or ''reference''', mode
+  if mode is null or mode not in ('image', 'reference', 'wal') then
+    raise exception 'capture mode "%" is not known; use ''image'', ''reference'' or ''wal''', mode
       using errcode = '22023';
+  end if;
+  if mode = 'wal' and (select c.wal_slot from oneway.position_counter c) is null then
+    raise exception 'capture from the WAL is not started on this database'
+      using errcode = '55000',
+            hint = 'run its replicator with oneway.capture.from-wal = true (README "Capture from the WAL"), then call oneway.enable_capture again';
   end if;
   select format('%I.%I', n.nspname, c.relname) into qualified
     from pg_class c join pg_namespace n on n.oid = c.relnamespace
    where c.oid = tbl and c.relkind in ('r', 'p');
   if qualified is null then
     raise exception '% is not a table', tbl using errcode = '42809';
+  end if;
+  if mode = 'wal' and (select c.relreplident from pg_class c where c.oid = tbl) <> 'd' then
+    raise exception 'table % must keep the default replica identity (its primary key) to be captured from the WAL', qualified
+      using errcode = '55000', hint = format('alter table %s replica identity default', qualified);
   end if;
   keys := oneway.key_columns(tbl);
   if keys is null then
@@ -73,19 +99,24 @@ begin
         end if;
         return null;
       end $body$, qualified, new_key, new_row, qualified, old_key, new_row, qualified, old_key);
-  else
+  elsif mode = 'reference' then
     body := format($body$
       begin
         perform oneway.capture_reference(%L, case when TG_OP = 'INSERT' then %s else %s end, left(TG_OP, 1));
         return null;
       end $body$, qualified, new_key, old_key);
   end if;
-  -- runs with its owner's rights (see 06-roles.sql); every name in it is schema-qualified or in
-  -- pg_catalog; the body is passed as a quoted literal, so no name can end it early
-  execute format('create function %s() returns trigger language plpgsql security definer %s as %L',
-                 oneway.capture_function(tbl), oneway.text_form_settings(), body);
-  execute format('create trigger oneway_capture after insert or update or delete on %s for each row execute function %s()',
-                 qualified, oneway.capture_function(tbl));
+  if exists (select from pg_publication where pubname = 'oneway_tables') then
+    perform oneway.publish_for_wal(tbl, qualified, mode = 'wal');
+  end if;
+  if body is not null then
+    -- runs with its owner's rights (see 06-roles.sql); every name in it is schema-qualified or in
+    -- pg_catalog; the body is passed as a quoted literal, so no name can end it early
+    execute format('create function %s() returns trigger language plpgsql security definer %s as %L',
+                   oneway.capture_function(tbl), oneway.text_form_settings(), body);
+    execute format('create trigger oneway_capture after insert or update or delete on %s for each row execute function %s()',
+                   qualified, oneway.capture_function(tbl));
+  end if;
   execute format('drop trigger if exists oneway_refuse_truncate on %s', qualified);
   execute format('create trigger oneway_refuse_truncate before truncate on %s '
                  'for each statement execute function oneway.refuse_truncate()', qualified);
@@ -96,7 +127,7 @@ begin
                               oneway.table_columns(tbl), keys, '[]');
   end if;
   insert into oneway.captured_table(table_name, relid, key_columns, capture_mode, columns)
-  values (qualified, tbl, keys, case mode when 'image' then 'I' else 'R' end, oneway.table_columns(tbl))
+  values (qualified, tbl, keys, case mode when 'image' then 'I' when 'wal' then 'W' else 'R' end, oneway.table_columns(tbl))
   on conflict (relid) do update set table_name = excluded.table_name, key_columns = excluded.key_columns,
                                     capture_mode = excluded.capture_mode, columns = excluded.columns, enabled_at = now();
   return qualified;
@@ -114,6 +145,9 @@ begin
     raise exception 'capture is not enabled for %', tbl using errcode = '22023';
   end if;
   perform oneway.drop_capture_triggers(tbl, qualified);
+  if exists (select from pg_publication where pubname = 'oneway_tables') then
+    perform oneway.publish_for_wal(tbl, qualified, false);
+  end if;
   execute format('drop trigger if exists oneway_refuse_truncate on %s', qualified);
   delete from oneway.captured_table where relid = tbl;
   return qualified;

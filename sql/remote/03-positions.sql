@@ -53,10 +53,15 @@ declare
   base bigint;
   snap pg_snapshot;
   done record;
+  wal boolean;
 begin
   -- key: the ASCII of 'onewayap'; waits for a concurrent assigner instead of racing it
   perform pg_advisory_xact_lock(7957688980429220976);
-  select c.last_position into base from oneway.position_counter c;
+  select c.last_position, c.wal_slot is not null into base, wal from oneway.position_counter c;
+  -- changes are numbered by the WAL reader once it started (12-wal.sql)
+  if wal then
+    return;
+  end if;
   -- taken before the scan: every transaction the scan cannot see runs at this snapshot or
   -- starts after it
   snap := pg_current_snapshot();

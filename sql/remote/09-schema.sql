@@ -105,7 +105,7 @@ begin
       raise exception 'table % no longer has a primary key; capture needs one', new_name
         using errcode = '42P10', hint = 'add a primary key in the same transaction, or call oneway.disable_capture first';
     end if;
-    perform oneway.enable_capture(table_oid, case t.capture_mode when 'R' then 'reference' else 'image' end);
+    perform oneway.enable_capture(table_oid, case t.capture_mode when 'R' then 'reference' when 'W' then 'wal' else 'image' end);
   end loop;
 end $$;
 

@@ -50,6 +50,8 @@ public final class EmbeddedPostgresServer implements Service {
                     // stopped by Camel after the routes (a hook of its own would race them at Ctrl-C)
                     .setRegisterShutdownHook(false)
                     .setServerConfig("max_connections", "200")
+                    // so that the demo can capture from the WAL too (oneway.capture.from-wal)
+                    .setServerConfig("wal_level", "logical")
                     .start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the embedded " + name + " PostgreSQL on port " + port

@@ -13,13 +13,14 @@ import org.apache.camel.model.RouteDefinition;
 import com.zaxxer.hikari.HikariDataSource;
 
 import io.oneway.apply.SourcesMonitor;
+import io.oneway.capture.WalReader;
 import io.oneway.ops.HaltWatch;
 import io.oneway.send.TransferMonitor;
 
 /**
  * What each side needs around its routes: its meters registered as soon as it runs (so every
  * one is exported from the start), its templated routes showing the endpoints they read, and
- * its connection pools closed after the routes stop and before the embedded servers do (so a
+ * its connection pools and the WAL reader's replication connection closed after the routes stop and before the embedded servers do (so a
  * clean stop prints no errors). Which side runs is told by
  * the routes loaded: send-changes for a remote, receive-changes-SOURCE for the central side.
  */
@@ -37,6 +38,7 @@ final class SideServices extends MainListenerSupport {
             throw new IllegalStateException("cannot register the meters for start-up", e);
         }
         List<HikariDataSource> pools = List.copyOf(context.getRegistry().findByType(HikariDataSource.class));
+        List<WalReader> walReaders = List.copyOf(context.getRegistry().findByType(WalReader.class));
         try {
             // services stop in the reverse order they were added: these after the routes, before the embedded servers
             context.addService(new Service() {
@@ -47,6 +49,8 @@ final class SideServices extends MainListenerSupport {
 
                 @Override
                 public void stop() {
+                    // the slot is released for the next start (a replicator started again in this JVM, in tests)
+                    walReaders.forEach(WalReader::close);
                     pools.forEach(HikariDataSource::close);
                 }
             }, true, false);

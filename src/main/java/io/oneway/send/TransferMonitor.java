@@ -10,6 +10,7 @@ import java.util.Map;
 
 import javax.sql.DataSource;
 
+import io.oneway.capture.WalReader;
 import io.oneway.support.BrokerProbe;
 import io.oneway.support.LinkSilence;
 import io.oneway.support.OnewayMetrics;
@@ -21,7 +22,8 @@ import io.oneway.support.StallWatch.Stall;
  * The remote side's view of how the transfer goes, checked every oneway.notify.check-interval
  * ms: captured, sent, received and acknowledged positions, backlog and lag (published as
  * metrics), and the stalls it can see: the central side silent (changes wait and no ack at all
- * came for oneway.notify.silent-after ms), the broker or the remote database unreachable.
+ * came for oneway.notify.silent-after ms), the broker or the remote database unreachable, capture
+ * from the WAL stopped or about to lose the WAL it needs.
  */
 public final class TransferMonitor {
 
@@ -34,17 +36,19 @@ public final class TransferMonitor {
     private final SendWindow window;
     private final LinkSilence link;
     private final StallWatch watch;
+    private final WalReader wal;
     private final OnewayMetrics metrics;
     private final long silentAfterMillis;
     private volatile Progress progress = new Progress(0, 0, 0);
 
     public TransferMonitor(DataSource remote, SourceIdentity identity, SendWindow window, BrokerProbe broker, StallWatch watch,
-            OnewayMetrics metrics, long silentAfterMillis) {
+            WalReader wal, OnewayMetrics metrics, long silentAfterMillis) {
         this.remote = remote;
         this.identity = identity;
         this.window = window;
         this.link = new LinkSilence(broker);
         this.watch = watch;
+        this.wal = wal;
         this.metrics = metrics;
         this.silentAfterMillis = silentAfterMillis;
     }
@@ -58,7 +62,8 @@ public final class TransferMonitor {
         metrics.gauge("oneway_acknowledged_position", s, () -> progress.acked());
         metrics.gauge("oneway_backlog_changes", s, () -> Math.max(0, progress.captured() - progress.acked()), "side", "remote");
         metrics.gauge("oneway_lag_seconds", s, () -> progress.lagSeconds(), "side", "remote");
-        for (String state : List.of("central-silent", "broker-unreachable", "database-unreachable")) {
+        wal.registerMeters(s);
+        for (String state : List.of("central-silent", "broker-unreachable", "database-unreachable", "capture-stopped")) {
             metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, null) ? 1 : 0, "side", "remote", "state", state);
         }
         for (String name : List.of("oneway_messages_sent", "oneway_bytes_sent", "oneway_messages_received", "oneway_bytes_received",
@@ -83,6 +88,10 @@ public final class TransferMonitor {
         String brokerProblem = link.brokerProblem(now);
         if (brokerProblem != null) {
             found.add(new Stall("broker-unreachable", identity.source(), brokerProblem));
+        }
+        String walProblem = wal.problem();
+        if (walProblem != null) {
+            found.add(new Stall("capture-stopped", identity.source(), walProblem));
         }
         long backlog = Math.max(0, progress.captured() - progress.acked());
         // silent since the last ack, and at least since this replicator started or the broker came back

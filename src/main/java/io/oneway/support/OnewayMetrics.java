@@ -32,7 +32,7 @@ public final class OnewayMetrics implements CamelContextAware {
             Map.entry("oneway_parked_changes", "changes held in memory ahead of the applied position"),
             Map.entry("oneway_parked_bytes", "bytes of changes and pieces held in memory ahead of the applied position"),
             Map.entry("oneway_staged_pending", "changes of a large transaction staged on the central database, waiting for its end"),
-            Map.entry("oneway_stalled", "1 while the transfer is stalled in this state (central-silent, source-silent, broker-unreachable, database-unreachable) as this side (side) sees it"),
+            Map.entry("oneway_stalled", "1 while the transfer is stalled in this state (central-silent, source-silent, broker-unreachable, database-unreachable, capture-stopped) as this side (side) sees it"),
             Map.entry("oneway_halted", "stops in force: blocked changes and digest mismatches (side transfer), halted sources (side apply)"),
             Map.entry("oneway_messages_sent", "messages sent"),
             Map.entry("oneway_bytes_sent", "bytes of messages sent"),
@@ -50,6 +50,7 @@ public final class OnewayMetrics implements CamelContextAware {
             Map.entry("oneway_snapshot_rows", "rows of a table's running snapshot: done (logged as chunks) and total (counted at its start), by count"),
             Map.entry("oneway_snapshot_chunks", "chunks of a table's running snapshot logged"),
             Map.entry("oneway_snapshot_lock_wait_seconds", "how long writers of the table have kept a running snapshot from its SHARE lock (0: the last try had it)"),
+            Map.entry("oneway_wal_behind_bytes", "bytes of WAL written on the remote database since what capture from the WAL confirmed as recorded"),
             Map.entry("oneway_digest_mismatches", "acks whose digest differed from what the remote sent (the transfer halts)"));
 
     /** The reasons a message is refused, registered at start so each is exported from zero. */

@@ -29,7 +29,8 @@ public final class PostgresFixture {
     public static synchronized EmbeddedPostgres server() {
         if (server == null) {
             try {
-                server = EmbeddedPostgres.builder().setServerConfig("max_connections", "300").start();
+                // wal_level logical: the tests of capture from the WAL read replication slots
+                server = EmbeddedPostgres.builder().setServerConfig("max_connections", "300").setServerConfig("wal_level", "logical").start();
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot start the embedded PostgreSQL for tests", e);
             }

@@ -50,6 +50,7 @@ public final class ReplicationFixture implements AutoCloseable {
     private final Path spool;
     private Transport transport = Transport.JMS;
     private boolean lossy;
+    private boolean fromWal;
     private Main centralMain;
 
     public ReplicationFixture(String... sources) {
@@ -110,6 +111,24 @@ public final class ReplicationFixture implements AutoCloseable {
     public ReplicationFixture with(String key, String value) {
         common.setProperty(key, value);
         return this;
+    }
+
+    /**
+     * Remote replicators read the WAL (oneway.capture.from-wal), each from a slot named after its
+     * database (slots are per server, and tests share one); the slots are dropped at close.
+     */
+    public ReplicationFixture fromWal() {
+        fromWal = true;
+        common.setProperty("oneway.capture.from-wal", "true");
+        return this;
+    }
+
+    /** Once the remote replicator numbers from the WAL, switches these tables to capture from it. */
+    public void captureFromWal(String source, String... tables) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> number(remote(source), "select count(wal_slot) from oneway.position_counter") == 1);
+        for (String table : tables) {
+            exec(remote(source), "select oneway.enable_capture(?::regclass, 'wal')", table);
+        }
     }
 
     /** Sends both directions over this transport instead of Artemis core JMS (call before starting the replicators). */
@@ -181,6 +200,9 @@ public final class ReplicationFixture implements AutoCloseable {
         p.setProperty("oneway.remote.jdbc-url", remotes.get(source).jdbcUrl());
         p.setProperty("oneway.central.jdbc-url", "jdbc:postgresql://localhost:1/unused");
         p.putAll(transport.remote(source, lossy, spool));
+        if (fromWal) {
+            p.setProperty("oneway.capture.wal-slot", "oneway_" + remotes.get(source).name());
+        }
         if (secured) {
             p.setProperty("oneway.broker.user", source);
             p.setProperty("oneway.broker.password", "DEMO-ONLY-" + source + "-broker-password");
@@ -230,9 +252,17 @@ public final class ReplicationFixture implements AutoCloseable {
         broker.start();
     }
 
-    /** Waits until every positioned change of the source is applied on the central database. */
+    /**
+     * Waits until every change committed on the source so far is positioned and applied on the
+     * central database (from the WAL: once the slot was read past the WAL written so far).
+     */
     public void awaitCaughtUp(String source, Duration atMost) {
+        String written = (String) Sql.value(remote(source), "select pg_current_wal_lsn()::text");
         await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> {
+            if (number(remote(source), "select count(*) from oneway.position_counter c left join pg_replication_slots s on s.slot_name = c.wal_slot "
+                    + "where c.wal_slot is not null and (s.confirmed_flush_lsn is null or s.confirmed_flush_lsn < ?::pg_lsn)", written) > 0) {
+                return false;
+            }
             long unpositioned = number(remote(source), "select count(*) from oneway.change_log_status where position is null");
             long positioned = number(remote(source), "select last_position from oneway.position_counter");
             long applied = number(central(), "select coalesce(max(applied_position), 0) from oneway.source_progress where source_id = ?", source);
@@ -254,6 +284,17 @@ public final class ReplicationFixture implements AutoCloseable {
             centralMain.stop();
         }
         broker.stop();
+        if (fromWal) {
+            remotes.values().forEach(ReplicationFixture::dropSlots);
+        }
+    }
+
+    /** Drops a database's replication slots once no replicator reads them (a replicator killed in a test lets go of its slot when its connection is gone). */
+    private static void dropSlots(TestDatabase db) {
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
+            exec(db.dataSource(), "select pg_drop_replication_slot(slot_name) from pg_replication_slots where database = current_database()");
+            return true;
+        });
     }
 
     private static Main start(String profile, Properties p) {
