@@ -11,6 +11,7 @@
 #   capture write cost (pgbench tps with Oneway's capture trigger / without),
 #   Oneway catch-up of a 300,000-change backlog, live lag under full-speed pgbench,
 #   latency at 500 changes/s, throughput through a 10 % lossy link / lossless, peak memory,
+#   capture from the WAL (oneway.capture.from-wal): write cost, catch-up, live rate and lag,
 #   a live snapshot (onboarding) of a 1,000,000-row table / native copy_data, and lag meanwhile,
 #   and, with the remote and central replicators as processes of the distribution and a
 #   standalone broker, the drain after a broker outage / after a central outage.
@@ -125,7 +126,7 @@ start_replicator() {
   java -Xmx512m -XX:StartFlightRecording=filename="$OUT/$1.jfr",settings=profile \
     -Doneway.embedded.enabled=false -Doneway.embedded.broker=true -Doneway.embedded.data-dir="$OUT/data" \
     -Doneway.embedded.broker-port=61617 -Doneway.demo.enabled=false -Dcamel.management.port=9877 \
-    -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/bench" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/bench" \
+    -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/$DB" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/$DB" \
     -Doneway.apply.tables=public.customers,public.orders ${REPLICATOR_OPTS:-} "${@:2}" \
     -cp "$CP" io.oneway.main.OnewayMain > "$OUT/$1.log" 2>&1 &
   REPLICATOR_PID=$!
@@ -134,8 +135,9 @@ stop_replicator() {
   PEAK_RSS_KB=$(awk '/VmHWM/ {print $2}' /proc/$REPLICATOR_PID/status)
   kill "$REPLICATOR_PID"; wait "$REPLICATOR_PID" 2>/dev/null || true; REPLICATOR_PID=
 }
-applied() { q $CEN bench "select coalesce(max(applied_position), 0) from oneway.source_progress"; }
-captured() { q $REM bench "select (select last_position from oneway.position_counter) + (select count(*) from oneway.unpositioned_changes())"; }
+DB=bench # the database pair the phases below work on
+applied() { q $CEN $DB "select coalesce(max(applied_position), 0) from oneway.source_progress"; }
+captured() { q $REM $DB "select (select last_position from oneway.position_counter) + (select count(*) from oneway.unpositioned_changes())"; }
 wait_applied() { # gives up after 20 minutes, so that the benchmark always ends
   local target=$1 deadline=$(( $(date +%s) + 1200 ))
   until [ "$(applied)" -ge "$target" ]; do
@@ -144,7 +146,7 @@ wait_applied() { # gives up after 20 minutes, so that the benchmark always ends
   done
 }
 drain_rate() { # changes/s over the receive log's apply times of positions after $1
-  q $CEN bench "select (count(*) / greatest(extract(epoch from max(applied_at) - min(applied_at)), 0.001))::int from oneway.receive_log where position > $1"
+  q $CEN $DB "select (count(*) / greatest(extract(epoch from max(applied_at) - min(applied_at)), 0.001))::int from oneway.receive_log where position > $1"
 }
 
 backlog=$(captured)
@@ -203,6 +205,54 @@ lossless=$(drain lossless)
 log "lossy drain (10 % drop, both directions)"
 lossy=$(drain lossy -Doneway.send.endpoint=direct:lossy-changes -Doneway.apply.reply-endpoint=direct:lossy-replies -Doneway.lossy.drop=0.1)
 record "lossy link 10 % drop both directions: $lossy changes/s vs lossless $lossless changes/s, ratio $(python3 -c "print(round($lossy/$lossless,2))")"
+
+# --- capture from the WAL (oneway.capture.from-wal): write cost, catch-up, live ------------------
+# A database pair of its own (walbench), the anchor tables captured with enable_capture(t, 'wal').
+# Write cost: pgbench tps while a remote replicator alone (remote profile, with nowhere to send)
+# reads the slot and records the change log, against tps without capture (the scratch database).
+# Catch-up: a backlog written while no replicator ran (it waits in the slot) read, numbered, sent
+# and applied. Live: as above; lag is each change's commit-to-applied time (what waits in the slot
+# is not in the change log yet, so the remote's sample would not see it).
+log "capture from the WAL"
+for p in $REM $CEN; do
+  q $p postgres "create database walbench"
+  psql -h localhost -p $p -U postgres -d walbench -qX -f bench/schema.sql >/dev/null
+done
+q $CEN walbench "truncate customers cascade"
+psql -h localhost -p $REM -U postgres -d walbench -qAtX -c "\copy customers to stdout" | psql -h localhost -p $CEN -U postgres -d walbench -qX -c "\copy customers from stdin"
+install walbench
+DB=walbench
+WAL_OPTS=-Doneway.capture.from-wal=true
+java -Xmx512m -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/walbench" $WAL_OPTS -Doneway.broker.url=vm://0 \
+  -Doneway.embedded.broker=true -Doneway.embedded.data-dir="$OUT/wal-data" -Doneway.embedded.broker-port=61619 \
+  -Dcamel.management.port=9878 -cp "$CP" io.oneway.main.OnewayMain -profile remote > "$OUT/wal-capture.log" 2>&1 & REPLICATOR_PID=$!
+until [ "$(q $REM walbench "select count(wal_slot) from oneway.position_counter")" = 1 ]; do sleep 0.2; done
+q $REM walbench "select oneway.enable_capture('customers', 'wal'), oneway.enable_capture('orders', 'wal')" > /dev/null
+wal_read() { # waits until the slot was read past the WAL written so far
+  local target; target=$(q $REM walbench "select pg_current_wal_lsn()")
+  until [ "$(q $REM walbench "select confirmed_flush_lsn >= '$target' from pg_replication_slots where slot_name = 'oneway'")" = t ]; do sleep 0.1; done
+}
+q $REM walbench "checkpoint"
+wal_tps=$(pgb -t "$N" walbench | awk '/^tps/ {print int($3)}')
+t1=$(now); wal_read; t2=$(now); stop_replicator
+record "capture from the WAL, write cost: pgbench tps without capture $base_tps, with the WAL read and recorded meanwhile $wal_tps, ratio $(python3 -c "print(round($wal_tps/$base_tps,2))") (the reader finished $(python3 -c "print(round($t2-$t1,2))") s after the writer)"
+pgb -t "$N" walbench > /dev/null
+t0=$(now); start_replicator wal-catchup $WAL_OPTS; wal_read; wal_backlog=$(captured); wait_applied "$wal_backlog"; t1=$(now)
+wal_catchup=$(drain_rate 0)
+record "capture from the WAL, catch-up: $wal_backlog changes (the write-cost run's, recorded but not sent, and as many waiting in the slot) at $wal_catchup changes/s (first apply to last; $(rate "$wal_backlog" $t0 $t1) changes/s including JVM start), $(python3 -c "print(round($wal_catchup/$native_catchup,2))") x native"
+from=$(applied)
+(pgb -T "$LIVE_SECONDS" walbench > "$OUT/wal-live-pgbench.txt") & PGB=$!
+wait $PGB; t1=$(now); wal_read; wait_applied "$(captured)"; t2=$(now)
+wal_live_tps=$(awk '/^tps/ {print int($3)}' "$OUT/wal-live-pgbench.txt")
+wal_live_rate=$(drain_rate "$from")
+read -r wl50 wl99 wlmax < <(q $CEN walbench "select extract(epoch from applied_at - logged_at) from oneway.receive_log where position > $from" | python3 bench/stats.py)
+record "capture from the WAL, live: pgbench $wal_live_tps tps ($((wal_live_tps * 5)) changes/s written); $wal_live_rate changes/s replicated, $(python3 -c "print(round($wal_live_rate/$native_live,2))") x native live; commit-to-applied p50 $wl50 s, p99 $wl99 s, max $wlmax s; caught up $(python3 -c "print(round($t2-$t1,2))") s after the load"
+stop_replicator
+java -cp "$CP" -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/walbench" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/walbench" \
+  -Doneway.apply.tables=public.customers,public.orders io.oneway.ops.OnewayCommand verify > "$OUT/wal-verify.txt" 2>&1 || true
+record "verify after the WAL phases: $(tr '\n' ' ' < "$OUT/wal-verify.txt")"
+q $REM walbench "select pg_drop_replication_slot('oneway')" > /dev/null
+DB=bench
 
 # --- snapshot: onboarding a SNAPSHOT_ROWS-row table live, against native copy_data -----------------
 # The same table on both sides' databases; native: a subscription with copy_data = true, timed
