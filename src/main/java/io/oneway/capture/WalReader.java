@@ -116,6 +116,7 @@ public final class WalReader {
     /** Reads and records what the slot has, for at most about half a second. */
     public synchronized void poll() throws SQLException {
         if (!enabled) {
+            checkNotNumberedFromWal();
             return;
         }
         try {
@@ -147,6 +148,21 @@ public final class WalReader {
             close();
             throw e;
         }
+    }
+
+    /**
+     * With capture from the WAL off, nothing would number the changes of a database that was
+     * switched to it (the position assigner stops for good): said as a stall, looked at every few seconds.
+     */
+    private void checkNotNumberedFromWal() throws SQLException {
+        Instant now = Instant.now();
+        if (Duration.between(slotCheckedAt, now).compareTo(SLOT_CHECK_INTERVAL) < 0) {
+            return;
+        }
+        slotCheckedAt = now;
+        String numberingFrom = readCounter();
+        slotProblem = numberingFrom == null ? null : "changes of this database are numbered from the WAL (slot " + numberingFrom
+                + ") but oneway.capture.from-wal is false: nothing is numbered or sent; set it to true";
     }
 
     /** Why WAL capture does not go on (read by the transfer monitor: a stall), or null. */

@@ -39,7 +39,8 @@ import io.oneway.testing.ShopWriter;
  * with tables captured by triggers (image and reference mode) arrive exactly, and a kill -9 of
  * the remote replicator while writers go on, or in the middle of recording a transaction of
  * 60,000 changes in pieces, loses and records twice nothing; a WAL capture that cannot go on is
- * a stall in health, metric, status and a notification, and ends when it goes on.
+ * a stall in health, metric, status and a notification, and ends when it goes on; so is a
+ * replicator started without it on a database whose changes are numbered from the WAL.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WalCaptureIT {
@@ -162,6 +163,24 @@ class WalCaptureIT {
             assertEquals(1, number(fixture.central(), "select count(*) from shop.customers where id = 20000001"));
             await().atMost(Duration.ofSeconds(30)).until(() -> notifications.containing("recovered").stream().anyMatch(n -> n.contains("capture-stopped")));
         }
+    }
+
+    @Test
+    @Order(4)
+    void a_replicator_started_without_the_wal_on_a_database_numbered_from_it_says_that_nothing_is_numbered() {
+        remote.kill();
+        Properties off = new Properties();
+        off.setProperty("oneway.capture.from-wal", "false");
+        remote = ReplicatorProcess.start("remote", "256m", fixture.remoteProperties("branch1", off), "wal-capture-remote");
+        exec(remoteDb, "insert into shop.customers(id, name) values (20000002, 'waits for the reader')");
+        await().atMost(Duration.ofSeconds(60)).until(() -> remote.metric("oneway_stalled", "state=\"capture-stopped\"") == 1);
+        assertTrue(remote.health().contains("oneway.capture.from-wal is false: nothing is numbered or sent"), remote.health());
+
+        remote.kill();
+        remote = startRemote();
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
+        assertEquals(1, number(fixture.central(), "select count(*) from shop.customers where id = 20000002"));
+        assertEquals(0, remote.metric("oneway_stalled", "state=\"capture-stopped\""));
     }
 
     /** Positions 1..last, each once, every one applied once on the central database. */
