@@ -209,7 +209,8 @@ record "lossy link 10 % drop both directions: $lossy changes/s vs lossless $loss
 # --- capture from the WAL (oneway.capture.from-wal): write cost, catch-up, live ------------------
 # A database pair of its own (walbench), the anchor tables captured with enable_capture(t, 'wal').
 # Write cost: pgbench tps while a remote replicator alone (remote profile, with nowhere to send)
-# reads the slot and records the change log, against tps without capture (the scratch database).
+# reads the slot and records the change log on the same two cores, and while no replicator runs
+# (the changes wait in the slot), against tps without capture (the scratch database).
 # Catch-up: a backlog written while no replicator ran (it waits in the slot) read, numbered, sent
 # and applied. Live: as above; lag is each change's commit-to-applied time (what waits in the slot
 # is not in the change log yet, so the remote's sample would not see it).
@@ -236,7 +237,9 @@ q $REM walbench "checkpoint"
 wal_tps=$(pgb -t "$N" walbench | awk '/^tps/ {print int($3)}')
 t1=$(now); wal_read; t2=$(now); stop_replicator
 record "capture from the WAL, write cost: pgbench tps without capture $base_tps, with the WAL read and recorded meanwhile $wal_tps, ratio $(python3 -c "print(round($wal_tps/$base_tps,2))") (the reader finished $(python3 -c "print(round($t2-$t1,2))") s after the writer)"
-pgb -t "$N" walbench > /dev/null
+q $REM walbench "checkpoint"
+wal_deferred_tps=$(pgb -t "$N" walbench | awk '/^tps/ {print int($3)}')
+record "capture from the WAL, write cost with no replicator running (the changes wait in the slot, read after): pgbench tps $wal_deferred_tps, ratio $(python3 -c "print(round($wal_deferred_tps/$base_tps,2))")"
 t0=$(now); start_replicator wal-catchup $WAL_OPTS; wal_read; wal_backlog=$(captured); wait_applied "$wal_backlog"; t1=$(now)
 wal_catchup=$(drain_rate 0)
 record "capture from the WAL, catch-up: $wal_backlog changes (the write-cost run's, recorded but not sent, and as many waiting in the slot) at $wal_catchup changes/s (first apply to last; $(rate "$wal_backlog" $t0 $t1) changes/s including JVM start), $(python3 -c "print(round($wal_catchup/$native_catchup,2))") x native"
