@@ -219,14 +219,16 @@ for p in $REM $CEN; do
   q $p postgres "create database walbench"
   psql -h localhost -p $p -U postgres -d walbench -qX -f bench/schema.sql >/dev/null
 done
+# the base: the same database without capture, just before (the scratch database's tables are fresh);
+# what it wrote is never captured, so its orders go and the customers are copied to the central side after it
+q $REM walbench "checkpoint"
+wal_base_tps=$(pgb -t "$N" walbench | awk '/^tps/ {print int($3)}')
+q $REM walbench "truncate orders"
 q $CEN walbench "truncate customers cascade"
 psql -h localhost -p $REM -U postgres -d walbench -qAtX -c "\copy customers to stdout" | psql -h localhost -p $CEN -U postgres -d walbench -qX -c "\copy customers from stdin"
 install walbench
 DB=walbench
 WAL_OPTS=-Doneway.capture.from-wal=true
-# the same database without capture just before: tables grown by earlier phases write slower than the fresh scratch database
-q $REM walbench "checkpoint"
-wal_base_tps=$(pgb -t "$N" walbench | awk '/^tps/ {print int($3)}')
 java -Xmx512m -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/walbench" $WAL_OPTS -Doneway.broker.url=vm://0 \
   -Doneway.embedded.broker=true -Doneway.embedded.data-dir="$OUT/wal-data" -Doneway.embedded.broker-port=61619 \
   -Dcamel.management.port=9878 -cp "$CP" io.oneway.main.OnewayMain -profile remote > "$OUT/wal-capture.log" 2>&1 & REPLICATOR_PID=$!
