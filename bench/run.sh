@@ -65,17 +65,22 @@ CONF
   pg_ctlcluster --skip-systemctl-redirect $V "$name" start
 done
 cp bench/workload.sql /tmp/oneway_bench_tx.sql; chmod 644 /tmp/oneway_bench_tx.sql
-for p in $REM $CEN; do
-  for db in bench native scratch; do
-    q $p postgres "create database $db"
-    psql -h localhost -p $p -U postgres -d $db -qX -f bench/schema.sql >/dev/null
+make_db() { # $1: a database of the anchor schema on both clusters
+  for p in $REM $CEN; do
+    q $p postgres "create database $1"
+    psql -h localhost -p $p -U postgres -d "$1" -qX -f bench/schema.sql >/dev/null
   done
-done
-# the seed sets updated_at = now(): copy the remote's rows so that both sides start identical
-for db in bench native; do
-  q $CEN $db "truncate customers cascade"
-  psql -h localhost -p $REM -U postgres -d $db -qAtX -c "\copy customers to stdout" | psql -h localhost -p $CEN -U postgres -d $db -qX -c "\copy customers from stdin"
-done
+}
+same_customers() { # $1 database: the seed sets updated_at = now(), so the central side gets the remote's rows
+  q $CEN "$1" "truncate customers cascade"
+  psql -h localhost -p $REM -U postgres -d "$1" -qAtX -c "\copy customers to stdout" | psql -h localhost -p $CEN -U postgres -d "$1" -qX -c "\copy customers from stdin"
+}
+verify_db() { # $1 database, $2 tables, $3 output file: Oneway's verify of both sides
+  java -cp "$CP" -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/$1" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/$1" \
+    -Doneway.apply.tables="$2" io.oneway.ops.OnewayCommand verify > "$3" 2>&1 || true
+}
+for db in bench native scratch; do make_db $db; done
+for db in bench native; do same_customers $db; done
 pgb() { pgbench -n -h localhost -p $REM -U postgres -c 2 -j 2 -f /tmp/oneway_bench_tx.sql "$@"; }
 
 echo "# Oneway benchmark results ($(date -u +%F\ %T) UTC, $(nproc) cores, PostgreSQL $V, N=$N)" > "$RESULTS"
@@ -154,8 +159,7 @@ log "Oneway catch-up of $backlog changes"
 t0=$(now); start_replicator catchup; wait_applied "$backlog"; t1=$(now)
 oneway_catchup=$(drain_rate 0)
 record "Oneway catch-up: $backlog changes at $oneway_catchup changes/s (first apply to last; $(rate $backlog $t0 $t1) changes/s including JVM start), $(python3 -c "print(round($oneway_catchup/$native_catchup,2))") x native"
-java -cp "$CP" -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/bench" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/bench" \
-  -Doneway.apply.tables=public.customers,public.orders io.oneway.ops.OnewayCommand verify > "$OUT/verify.txt" 2>&1 || true
+verify_db bench public.customers,public.orders "$OUT/verify.txt"
 record "verify after catch-up: $(tr '\n' ' ' < "$OUT/verify.txt")"
 
 # --- live lag while pgbench writes at full speed ------------------------------------------------
@@ -215,17 +219,13 @@ record "lossy link 10 % drop both directions: $lossy changes/s vs lossless $loss
 # and applied. Live: as above; lag is each change's commit-to-applied time (what waits in the slot
 # is not in the change log yet, so the remote's sample would not see it).
 log "capture from the WAL"
-for p in $REM $CEN; do
-  q $p postgres "create database walbench"
-  psql -h localhost -p $p -U postgres -d walbench -qX -f bench/schema.sql >/dev/null
-done
+make_db walbench
 # the base: the same database without capture, just before (the scratch database's tables are fresh);
 # what it wrote is never captured, so its orders go and the customers are copied to the central side after it
 q $REM walbench "checkpoint"
 wal_base_tps=$(pgb -t "$N" walbench | awk '/^tps/ {print int($3)}')
 q $REM walbench "truncate orders"
-q $CEN walbench "truncate customers cascade"
-psql -h localhost -p $REM -U postgres -d walbench -qAtX -c "\copy customers to stdout" | psql -h localhost -p $CEN -U postgres -d walbench -qX -c "\copy customers from stdin"
+same_customers walbench
 install walbench
 DB=walbench
 WAL_OPTS=-Doneway.capture.from-wal=true
@@ -256,8 +256,7 @@ wal_live_rate=$(drain_rate "$from")
 read -r wl50 wl99 wlmax < <(q $CEN walbench "select extract(epoch from applied_at - logged_at) from oneway.receive_log where position > $from" | python3 bench/stats.py)
 record "capture from the WAL, live: pgbench $wal_live_tps tps ($((wal_live_tps * 5)) changes/s written); $wal_live_rate changes/s replicated, $(python3 -c "print(round($wal_live_rate/$native_live,2))") x native live; commit-to-applied p50 $wl50 s, p99 $wl99 s, max $wlmax s; caught up $(python3 -c "print(round($t2-$t1,2))") s after the load"
 stop_replicator
-java -cp "$CP" -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/walbench" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/walbench" \
-  -Doneway.apply.tables=public.customers,public.orders io.oneway.ops.OnewayCommand verify > "$OUT/wal-verify.txt" 2>&1 || true
+verify_db walbench public.customers,public.orders "$OUT/wal-verify.txt"
 record "verify after the WAL phases: $(tr '\n' ' ' < "$OUT/wal-verify.txt")"
 q $REM walbench "select pg_drop_replication_slot('oneway')" > /dev/null
 DB=bench
@@ -309,8 +308,7 @@ wait_applied "$(captured)"; stop_replicator
     count(*) filter (where op = 'C'), max(position) from oneway.receive_log where applied_at >= to_timestamp($t0) group by 1 order by 1"
 } > "$OUT/snapshot-timeline.txt"
 oneway_snapshot=$(rate "$SNAPSHOT_ROWS" "$t0" "$t1")
-java -cp "$CP" -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/bench" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/bench" \
-  -Doneway.apply.tables=public.customers,public.orders,public.items io.oneway.ops.OnewayCommand verify > "$OUT/snapshot-verify.txt" 2>&1 || true
+verify_db bench public.customers,public.orders,public.items "$OUT/snapshot-verify.txt"
 read -r sl50 sl99 slmax < <(awk '{print $2}' "$OUT/snapshot-lag.txt" | python3 bench/stats.py)
 record "snapshot of a $SNAPSHOT_ROWS-row table ($((items_bytes / 1048576)) MB): Oneway $oneway_snapshot rows/s ($(python3 -c "print(round($items_bytes / 1048576 / ($t1 - $t0), 1))") MB/s), native copy_data $native_snapshot rows/s, ratio $(python3 -c "print(round($oneway_snapshot/$native_snapshot,2))"); live lag meanwhile (writer at $((RATE_TPS * 5)) changes/s) p50 $sl50 s, p99 $sl99 s, max $slmax s; $(tr '\n' ' ' < "$OUT/snapshot-verify.txt")"
 
@@ -320,12 +318,8 @@ record "snapshot of a $SNAPSHOT_ROWS-row table ($((items_bytes / 1048576)) MB): 
 # figure is how fast the backlog drains once the part is back: after the broker was down,
 # against after the central replicator was down just as long (the normal catch-up).
 log "outage: split deployment with a standalone broker"
-for p in $REM $CEN; do
-  q $p postgres "create database outage"
-  psql -h localhost -p $p -U postgres -d outage -qX -f bench/schema.sql >/dev/null
-done
-q $CEN outage "truncate customers cascade"
-psql -h localhost -p $REM -U postgres -d outage -qAtX -c "\copy customers to stdout" | psql -h localhost -p $CEN -U postgres -d outage -qX -c "\copy customers from stdin"
+make_db outage
+same_customers outage
 DBS="-Doneway.remote.jdbc-url=jdbc:postgresql://localhost:$REM/outage -Doneway.central.jdbc-url=jdbc:postgresql://localhost:$CEN/outage -Doneway.apply.tables=public.customers,public.orders"
 install outage
 q $REM outage "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" >/dev/null
