@@ -47,7 +47,6 @@ public final class WalReader {
     /** PostgreSQL's epoch, in seconds after the Unix epoch: commit times count µs from it. */
     private static final long PG_EPOCH_SECONDS = 946_684_800L;
     private static final long POLL_MILLIS = 500;
-    private static final Duration SLOT_CHECK_INTERVAL = Duration.ofSeconds(5);
     /** How long the reader may fail before it is reported as a stall (a database restart takes seconds). */
     private static final Duration FAILING_REPORTED_AFTER = Duration.ofSeconds(10);
 
@@ -84,12 +83,18 @@ public final class WalReader {
 
     private volatile String failure;
     private volatile Instant failingSince;
+    /** What the transfer monitor's thread sees of the reader, without waiting for a read that may hang. */
+    private volatile long messagesRead;
+    private volatile long changesRecorded;
+    private volatile Instant pollStartedAt;
+    private volatile Instant lastPollEndedAt;
+    /** Read and written by the transfer monitor's thread only (watch). */
+    private final SlotWatch slotWatch;
     private volatile long behindBytes;
     private volatile String slotProblem;
-    private Instant slotCheckedAt = Instant.EPOCH;
 
     public WalReader(boolean enabled, String url, String user, String password, String slot, DataSource remote, int batchItems,
-            int batchBytes, ProgressLog progress, OnewayMetrics metrics) {
+            int batchBytes, long stuckAfterMillis, ProgressLog progress, OnewayMetrics metrics) {
         this.enabled = enabled;
         this.url = url;
         this.user = user;
@@ -98,6 +103,7 @@ public final class WalReader {
         this.remote = remote;
         this.batchItems = batchItems;
         this.batchChars = batchBytes;
+        this.slotWatch = new SlotWatch(slot, Duration.ofMillis(stuckAfterMillis));
         this.progress = progress;
         this.metrics = metrics;
     }
@@ -116,9 +122,9 @@ public final class WalReader {
     /** Reads and records what the slot has, for at most about half a second. */
     public synchronized void poll() throws SQLException {
         if (!enabled) {
-            checkNotNumberedFromWal();
             return;
         }
+        pollStartedAt = Instant.now();
         try {
             if (stream == null) {
                 start();
@@ -129,6 +135,7 @@ public final class WalReader {
                 if (message == null) {
                     break;
                 }
+                messagesRead++;
                 handle(decoder.decode(message));
             }
             record();
@@ -137,7 +144,6 @@ public final class WalReader {
                 // between transactions up to what it last sent
                 confirm(inTransaction ? lastCommitEnd : Math.max(lastCommitEnd, stream.getLastReceiveLSN().asLong()));
             }
-            checkSlot();
             failure = null;
             failingSince = null;
         } catch (SQLException | RuntimeException e) {
@@ -147,22 +153,52 @@ public final class WalReader {
             }
             close();
             throw e;
+        } finally {
+            pollStartedAt = null;
+            lastPollEndedAt = Instant.now();
         }
     }
 
     /**
-     * With capture from the WAL off, nothing would number the changes of a database that was
-     * switched to it (the position assigner stops for good): said as a stall, looked at every few seconds.
+     * Looks at the slot from the transfer monitor's thread (never waiting for the reader): whether
+     * it keeps the WAL it needs and moves while behind. With capture from the WAL off, whether the
+     * changes of this database are numbered from the WAL all the same: nothing would number them
+     * (the position assigner stops for good when the reader starts).
      */
-    private void checkNotNumberedFromWal() throws SQLException {
-        Instant now = Instant.now();
-        if (Duration.between(slotCheckedAt, now).compareTo(SLOT_CHECK_INTERVAL) < 0) {
+    public void watch() throws SQLException {
+        if (!enabled) {
+            String numberingFrom = numberingSlot();
+            slotProblem = numberingFrom == null ? null : "changes of this database are numbered from the WAL (slot " + numberingFrom
+                    + ") but oneway.capture.from-wal is false: nothing is numbered or sent; set it to true";
             return;
         }
-        slotCheckedAt = now;
-        String numberingFrom = readCounter();
-        slotProblem = numberingFrom == null ? null : "changes of this database are numbered from the WAL (slot " + numberingFrom
-                + ") but oneway.capture.from-wal is false: nothing is numbered or sent; set it to true";
+        if (failingSince != null) {
+            // the reader's own error says more than the slot standing still
+            slotWatch.reset();
+            slotProblem = null;
+            return;
+        }
+        try (Connection c = remote.getConnection(); PreparedStatement ps = c.prepareStatement(SqlScript.load("remote/queries/read-wal-slot.sql"))) {
+            ps.setString(1, slot);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    // made by the reader's first start
+                    slotProblem = null;
+                    return;
+                }
+                behindBytes = rs.getLong("behind_bytes");
+                slotProblem = slotWatch.observe(new SlotWatch.Look(rs.getString("wal_status"), rs.getBoolean("active"), rs.getString("wait_event"),
+                        behindBytes, rs.getString("confirmed_lsn"), rs.getString("sent_lsn"), messagesRead, changesRecorded, pollStartedAt,
+                        lastPollEndedAt), Instant.now());
+            }
+        }
+    }
+
+    private String numberingSlot() throws SQLException {
+        try (Connection c = remote.getConnection(); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery(SqlScript.load("remote/queries/read-wal-numbering.sql"))) {
+            return rs.next() ? rs.getString(1) : null;
+        }
     }
 
     /** Why WAL capture does not go on (read by the transfer monitor: a stall), or null. */
@@ -317,6 +353,7 @@ public final class WalReader {
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
                     progress.add(rs.getLong("changes"), rs.getLong("transactions"), rs.getLong("last_position"));
+                    changesRecorded += rs.getLong("changes");
                 }
             }
         }
@@ -330,26 +367,6 @@ public final class WalReader {
         LogSequenceNumber l = LogSequenceNumber.valueOf(lsn);
         stream.setFlushedLSN(l);
         stream.setAppliedLSN(l);
-    }
-
-    private void checkSlot() throws SQLException {
-        Instant now = Instant.now();
-        if (Duration.between(slotCheckedAt, now).compareTo(SLOT_CHECK_INTERVAL) < 0) {
-            return;
-        }
-        slotCheckedAt = now;
-        try (Connection c = remote.getConnection(); Statement s = c.createStatement();
-                ResultSet rs = s.executeQuery(SqlScript.load("remote/queries/read-wal-slot.sql"))) {
-            if (!rs.next()) {
-                return;
-            }
-            behindBytes = rs.getLong("behind_bytes");
-            String status = rs.getString("wal_status");
-            slotProblem = "lost".equals(status) ? "replication slot " + slot + " lost WAL it needed (max_slot_wal_keep_size passed): "
-                    + "changes are missing; onboard the tables again"
-                    : "unreserved".equals(status) ? "replication slot " + slot + " is about to lose WAL it needs ("
-                            + behindBytes + " bytes behind, past max_slot_wal_keep_size): capture from the WAL is behind" : null;
-        }
     }
 
     private String tableName(Relation r) throws SQLException {

@@ -23,7 +23,7 @@ import io.oneway.support.StallWatch.Stall;
  * ms: captured, sent, received and acknowledged positions, backlog and lag (published as
  * metrics), and the stalls it can see: the central side silent (changes wait and no ack at all
  * came for oneway.notify.silent-after ms), the broker or the remote database unreachable, capture
- * from the WAL stopped or about to lose the WAL it needs.
+ * from the WAL failing, standing still while behind, or about to lose the WAL it needs.
  */
 public final class TransferMonitor {
 
@@ -88,6 +88,11 @@ public final class TransferMonitor {
         String brokerProblem = link.brokerProblem(now);
         if (brokerProblem != null) {
             found.add(new Stall("broker-unreachable", identity.source(), brokerProblem));
+        }
+        try {
+            wal.watch();
+        } catch (SQLException | RuntimeException e) {
+            // unreachable: the database-unreachable stall says so
         }
         String walProblem = wal.problem();
         if (walProblem != null) {

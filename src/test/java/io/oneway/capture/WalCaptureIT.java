@@ -39,21 +39,25 @@ import io.oneway.testing.ShopWriter;
  * with tables captured by triggers (image and reference mode) arrive exactly, and a kill -9 of
  * the remote replicator while writers go on, or in the middle of recording a transaction of
  * 60,000 changes in pieces, loses and records twice nothing; a WAL capture that cannot go on is
- * a stall in health, metric, status and a notification, and ends when it goes on; so is a
- * replicator started without it on a database whose changes are numbered from the WAL.
+ * a stall in health, metric, status and a notification, and ends when it goes on; so are a
+ * reader that hangs without an error while the slot falls behind, and a replicator started
+ * without it on a database whose changes are numbered from the WAL.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WalCaptureIT {
 
     /** oneway.capture.wal-batch: a transaction of more changes is recorded in pieces */
     private static final int BATCH = 1000;
+    /** oneway.capture.wal-stuck-after: how long the slot may stand still while behind */
+    private static final Duration STUCK_AFTER = Duration.ofSeconds(10);
     private static ReplicationFixture fixture;
     private static DataSource remoteDb;
     private static ReplicatorProcess remote;
 
     @BeforeAll
     static void start() {
-        fixture = new ReplicationFixture("branch1").fromWal().with("oneway.capture.wal-batch", Integer.toString(BATCH));
+        fixture = new ReplicationFixture("branch1").fromWal().with("oneway.capture.wal-batch", Integer.toString(BATCH))
+                .with("oneway.capture.wal-stuck-after", Long.toString(STUCK_AFTER.toMillis()));
         remoteDb = fixture.remote("branch1");
         ShopWriter.createSharedCustomer(remoteDb);
         fixture.startCentral();
@@ -158,15 +162,35 @@ class WalCaptureIT {
             await().atMost(Duration.ofSeconds(30)).until(() -> !notifications.containing("capture-stopped").isEmpty());
 
             exec(remoteDb, "update oneway.position_counter set wal_slot = 'oneway_' || current_database()");
-            await().atMost(Duration.ofSeconds(60)).until(() -> remote.metric("oneway_stalled", "state=\"capture-stopped\"") == 0);
-            fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
-            assertEquals(1, number(fixture.central(), "select count(*) from shop.customers where id = 20000001"));
-            await().atMost(Duration.ofSeconds(30)).until(() -> notifications.containing("recovered").stream().anyMatch(n -> n.contains("capture-stopped")));
+            assertRecovered(notifications, 20000001);
         }
     }
 
     @Test
     @Order(4)
+    void a_wal_reader_that_waits_without_an_error_is_a_stall_that_says_where_it_waits() throws Exception {
+        try (NotificationListener notifications = new NotificationListener(fixture.brokerPort()); Connection lock = remoteDb.getConnection()) {
+            // recording waits on this row lock (record_wal_changes updates the counter); the reader's read hangs, no error comes
+            lock.setAutoCommit(false);
+            exec(lock, "select from oneway.position_counter for update");
+            exec(remoteDb, "insert into shop.customers(id, name) values (20000003, 'waits behind a lock')");
+            // well before wal_sender_timeout (60 s) ends the WAL sender's connection: the read standing still is enough
+            await().atMost(STUCK_AFTER.plusSeconds(30)).until(() -> remote.metric("oneway_stalled", "state=\"capture-stopped\"") == 1);
+            String health = remote.health();
+            assertTrue(health.contains("capture from the WAL stands still") && health.contains("the reader is inside one read"), health);
+            assertTrue(((String) rows(remoteDb, "select stalls from oneway.monitor_state where component like 'transfer%'").get(0).get("stalls"))
+                    .contains("stands still"), "./oneway status shows it");
+            await().atMost(Duration.ofSeconds(30)).until(() -> notifications.containing("capture-stopped").stream().anyMatch(n -> n.contains("stands still")));
+            assertTrue(remote.metric("oneway_wal_behind_bytes", "") > 0);
+
+            lock.rollback();
+            assertRecovered(notifications, 20000003);
+        }
+        assertPositionsWhole();
+    }
+
+    @Test
+    @Order(5)
     void a_replicator_started_without_the_wal_on_a_database_numbered_from_it_says_that_nothing_is_numbered() {
         remote.kill();
         Properties off = new Properties();
@@ -181,6 +205,14 @@ class WalCaptureIT {
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
         assertEquals(1, number(fixture.central(), "select count(*) from shop.customers where id = 20000002"));
         assertEquals(0, remote.metric("oneway_stalled", "state=\"capture-stopped\""));
+    }
+
+    /** The stall ends, the customer written while it lasted arrives, and the recovery is notified. */
+    private static void assertRecovered(NotificationListener notifications, long customerId) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> remote.metric("oneway_stalled", "state=\"capture-stopped\"") == 0);
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
+        assertEquals(1, number(fixture.central(), "select count(*) from shop.customers where id = ?", customerId));
+        await().atMost(Duration.ofSeconds(30)).until(() -> notifications.containing("recovered").stream().anyMatch(n -> n.contains("capture-stopped")));
     }
 
     /** Positions 1..last, each once, every one applied once on the central database. */
