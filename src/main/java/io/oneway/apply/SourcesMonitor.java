@@ -11,6 +11,7 @@ import javax.sql.DataSource;
 
 import io.oneway.support.BrokerProbe;
 import io.oneway.support.LinkSilence;
+import io.oneway.support.LockWaits;
 import io.oneway.support.OnewayMetrics;
 import io.oneway.support.SqlScript;
 import io.oneway.support.StallWatch;
@@ -21,7 +22,8 @@ import io.oneway.support.StallWatch.Stall;
  * applied, received and announced positions, backlog, lag and what is held in memory (published
  * as metrics from what each receiver last published), and the stalls it can see: a source silent
  * (nothing from it, not even a heartbeat, for oneway.notify.silent-after ms), the broker or the
- * central database unreachable.
+ * central database unreachable, a statement applying changes waiting on a lock for
+ * oneway.notify.lock-wait-after ms (a replicated schema change behind a report's long query).
  */
 public final class SourcesMonitor {
 
@@ -29,16 +31,18 @@ public final class SourcesMonitor {
     private final GapDetector detector;
     private final LinkSilence link;
     private final StallWatch watch;
+    private final LockWaits lockWaits;
     private final OnewayMetrics metrics;
     private final long silentAfterMillis;
     private volatile List<String> sources = List.of();
 
-    public SourcesMonitor(DataSource central, GapDetector detector, BrokerProbe broker, StallWatch watch, OnewayMetrics metrics,
-            long silentAfterMillis) {
+    public SourcesMonitor(DataSource central, GapDetector detector, BrokerProbe broker, StallWatch watch, LockWaits lockWaits,
+            OnewayMetrics metrics, long silentAfterMillis) {
         this.central = central;
         this.detector = detector;
         this.link = new LinkSilence(broker);
         this.watch = watch;
+        this.lockWaits = lockWaits;
         this.metrics = metrics;
         this.silentAfterMillis = silentAfterMillis;
     }
@@ -55,7 +59,7 @@ public final class SourcesMonitor {
             metrics.gauge("oneway_parked_changes", s, () -> status(s).parkedChanges());
             metrics.gauge("oneway_parked_bytes", s, () -> status(s).parkedBytes());
             metrics.gauge("oneway_staged_pending", s, () -> status(s).staged());
-            for (String state : List.of("source-silent", "broker-unreachable", "database-unreachable")) {
+            for (String state : List.of("source-silent", "broker-unreachable", "database-unreachable", "lock-wait")) {
                 metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, s) ? 1 : 0, "side", "central", "state", state);
             }
             for (String name : List.of("oneway_messages_received", "oneway_bytes_received", "oneway_messages_sent", "oneway_bytes_sent",
@@ -79,6 +83,16 @@ public final class SourcesMonitor {
         }
         long backlog = 0;
         long applied = 0;
+        Stall lockWait = null;
+        try {
+            String waits = lockWaits.problem();
+            lockWait = waits == null ? null : new Stall("lock-wait", null, waits);
+        } catch (SQLException | RuntimeException e) {
+            // unreachable: said below
+        }
+        if (lockWait != null) {
+            found.add(lockWait);
+        }
         try (Connection c = central.getConnection(); PreparedStatement ps = c.prepareStatement(SqlScript.load("shared/queries/record-monitor-state.sql"))) {
             for (String s : sources) {
                 ReceiverStatus st = status(s);
@@ -94,6 +108,9 @@ public final class SourcesMonitor {
                 }
                 if (brokerProblem != null) {
                     stalls.add("broker-unreachable: " + brokerProblem);
+                }
+                if (lockWait != null) {
+                    stalls.add(lockWait.state() + ": " + lockWait.cause());
                 }
                 backlog += backlog(st);
                 applied += st.applied();

@@ -7,12 +7,14 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import javax.sql.DataSource;
 
 import io.oneway.capture.WalReader;
 import io.oneway.support.BrokerProbe;
 import io.oneway.support.LinkSilence;
+import io.oneway.support.LockWaits;
 import io.oneway.support.OnewayMetrics;
 import io.oneway.support.SqlScript;
 import io.oneway.support.StallWatch;
@@ -23,7 +25,8 @@ import io.oneway.support.StallWatch.Stall;
  * ms: captured, sent, received and acknowledged positions, backlog and lag (published as
  * metrics), and the stalls it can see: the central side silent (changes wait and no ack at all
  * came for oneway.notify.silent-after ms), the broker or the remote database unreachable, capture
- * from the WAL failing, standing still while behind, or about to lose the WAL it needs.
+ * from the WAL failing, standing still while behind, or about to lose the WAL it needs, a
+ * statement of the replicator waiting on a lock for oneway.notify.lock-wait-after ms.
  */
 public final class TransferMonitor {
 
@@ -37,18 +40,20 @@ public final class TransferMonitor {
     private final LinkSilence link;
     private final StallWatch watch;
     private final WalReader wal;
+    private final LockWaits lockWaits;
     private final OnewayMetrics metrics;
     private final long silentAfterMillis;
     private volatile Progress progress = new Progress(0, 0, 0);
 
     public TransferMonitor(DataSource remote, SourceIdentity identity, SendWindow window, BrokerProbe broker, StallWatch watch,
-            WalReader wal, OnewayMetrics metrics, long silentAfterMillis) {
+            WalReader wal, LockWaits lockWaits, OnewayMetrics metrics, long silentAfterMillis) {
         this.remote = remote;
         this.identity = identity;
         this.window = window;
         this.link = new LinkSilence(broker);
         this.watch = watch;
         this.wal = wal;
+        this.lockWaits = lockWaits;
         this.metrics = metrics;
         this.silentAfterMillis = silentAfterMillis;
     }
@@ -63,7 +68,7 @@ public final class TransferMonitor {
         metrics.gauge("oneway_backlog_changes", s, () -> Math.max(0, progress.captured() - progress.acked()), "side", "remote");
         metrics.gauge("oneway_lag_seconds", s, () -> progress.lagSeconds(), "side", "remote");
         wal.registerMeters(s);
-        for (String state : List.of("central-silent", "broker-unreachable", "database-unreachable", "capture-stopped")) {
+        for (String state : List.of("central-silent", "broker-unreachable", "database-unreachable", "capture-stopped", "lock-wait")) {
             metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, null) ? 1 : 0, "side", "remote", "state", state);
         }
         for (String name : List.of("oneway_messages_sent", "oneway_bytes_sent", "oneway_messages_received", "oneway_bytes_received",
@@ -94,6 +99,7 @@ public final class TransferMonitor {
         } catch (SQLException | RuntimeException e) {
             // unreachable: the database-unreachable stall says so
         }
+        lockWait().ifPresent(found::add);
         String walProblem = wal.problem();
         if (walProblem != null) {
             found.add(new Stall("capture-stopped", identity.source(), walProblem));
@@ -109,6 +115,15 @@ public final class TransferMonitor {
         List<Map<String, Object>> notices = watch.observe(found, progress.acked(), backlog);
         record(found, backlog);
         return notices;
+    }
+
+    private Optional<Stall> lockWait() {
+        try {
+            return Optional.ofNullable(lockWaits.problem()).map(p -> new Stall("lock-wait", identity.source(), p));
+        } catch (SQLException | RuntimeException e) {
+            // unreachable: the database-unreachable stall says so
+            return Optional.empty();
+        }
     }
 
     private Progress read() throws SQLException {

@@ -1,5 +1,6 @@
 package io.oneway.capture;
 
+import static io.oneway.testing.Sql.backendPid;
 import static io.oneway.testing.Sql.exec;
 import static io.oneway.testing.Sql.number;
 import static io.oneway.testing.Sql.rows;
@@ -57,7 +58,8 @@ class WalCaptureIT {
     @BeforeAll
     static void start() {
         fixture = new ReplicationFixture("branch1").fromWal().with("oneway.capture.wal-batch", Integer.toString(BATCH))
-                .with("oneway.capture.wal-stuck-after", Long.toString(STUCK_AFTER.toMillis()));
+                .with("oneway.capture.wal-stuck-after", Long.toString(STUCK_AFTER.toMillis()))
+                .with("oneway.notify.lock-wait-after", "5000");
         remoteDb = fixture.remote("branch1");
         ShopWriter.createSharedCustomer(remoteDb);
         fixture.startCentral();
@@ -178,6 +180,8 @@ class WalCaptureIT {
             await().atMost(STUCK_AFTER.plusSeconds(30)).until(() -> remote.metric("oneway_stalled", "state=\"capture-stopped\"") == 1);
             String health = remote.health();
             assertTrue(health.contains("capture from the WAL stands still") && health.contains("the reader is inside one read"), health);
+            // and the statement it waits in, with the session holding the lock
+            assertTrue(health.contains("lock-wait") && health.contains("record_wal_changes") && health.contains("held by session " + backendPid(lock)), health);
             assertTrue(((String) rows(remoteDb, "select stalls from oneway.monitor_state where component like 'transfer%'").get(0).get("stalls"))
                     .contains("stands still"), "./oneway status shows it");
             await().atMost(Duration.ofSeconds(30)).until(() -> notifications.containing("capture-stopped").stream().anyMatch(n -> n.contains("stands still")));

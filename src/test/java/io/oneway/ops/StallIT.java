@@ -1,14 +1,19 @@
 package io.oneway.ops;
 
+import static io.oneway.testing.Sql.backendPid;
 import static io.oneway.testing.Sql.exec;
+import static io.oneway.testing.Sql.number;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+
+import javax.sql.DataSource;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,7 +32,8 @@ import io.oneway.testing.ReplicatorProcess;
  * the central replicator gone (the remote: central silent), a remote replicator gone (the central
  * side: that source silent, and only that one), each in health, metrics and a notification, and
  * the broker outage in the status command; an outage of a minute and a half writes only a
- * handful of log lines per side.
+ * handful of log lines per side. A replicated schema change waiting behind a report's open
+ * transaction on the central database is the stall lock-wait, naming the report's session.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StallIT {
@@ -43,6 +49,7 @@ class StallIT {
     static void start() {
         fixture = new ReplicationFixture("branch1", "branch2")
                 .with("oneway.notify.silent-after", "3000")
+                .with("oneway.notify.lock-wait-after", "5000")
                 .with("oneway.send.heartbeat-interval", Long.toString(HEARTBEAT))
                 .with("oneway.notify.endpoint", "log:io.oneway.notifications");
         exec(fixture.remote("branch1"), "insert into shop.customers(id, name) values (1, 'one')");
@@ -157,6 +164,33 @@ class StallIT {
         branch1 = remote("branch1");
         await().atMost(Duration.ofSeconds(60)).until(() -> central.metric("oneway_stalled", "state=\"source-silent\"") == 0);
         await().atMost(Duration.ofSeconds(10)).until(() -> notified(central, "recovered", "source-silent"));
+    }
+
+    @Test
+    @Order(5)
+    void a_schema_change_waiting_behind_a_report_on_the_central_database_is_a_lock_wait_naming_the_report() throws Exception {
+        DataSource centralDb = fixture.central();
+        try (Connection report = centralDb.getConnection()) {
+            // a report's transaction reads the table: the replicated ALTER TABLE needs it alone and waits, without an error
+            exec(report, "set application_name = 'monthly-report'");
+            report.setAutoCommit(false);
+            exec(report, "select count(*) from shop.customers");
+            int reportPid = backendPid(report);
+            exec(fixture.remote("branch1"), "alter table shop.customers add column lock_wait_note text");
+            await().atMost(Duration.ofSeconds(60)).until(() -> stalled(central, "lock-wait"));
+            String health = central.health();
+            assertTrue(health.contains("lock-wait") && health.contains("held by session " + reportPid) && health.contains("monthly-report")
+                    && health.contains("alter table"), health);
+            String status = CommandOutput.of(settings, "status");
+            assertTrue(status.substring(status.indexOf("== central: the replicator's last check")).contains("lock-wait: \"alter table"),
+                    "./oneway status names it in\n" + status);
+            await().atMost(Duration.ofSeconds(10)).until(() -> notified(central, "stalled", "lock-wait"));
+            report.commit();
+        }
+        await().atMost(Duration.ofSeconds(60)).until(() -> !stalled(central, "lock-wait") && notified(central, "recovered", "lock-wait"));
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
+        assertEquals(1, number(centralDb, "select count(*) from information_schema.columns where table_schema = 'shop' "
+                + "and table_name = 'customers' and column_name = 'lock_wait_note'"));
     }
 
     private static ReplicatorProcess remote(String source) {

@@ -83,6 +83,14 @@ public final class Sql {
         return ((Number) value(ds, sql, args)).longValue();
     }
 
+    /** The server process of a session: how PostgreSQL names it in pg_stat_activity and in lock waits. */
+    public static int backendPid(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select pg_backend_pid()"); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
     private static void bind(PreparedStatement ps, Object... args) throws SQLException {
         for (int i = 0; i < args.length; i++) {
             ps.setObject(i + 1, args[i]);
