@@ -30,9 +30,8 @@ final class Json {
         out.append('"');
     }
 
-    /** A JSON object of the named columns' values (text, or null for SQL NULL); columns left out are skipped. */
-    static String object(String[] names, String[] values, boolean[] wanted) {
-        StringBuilder out = new StringBuilder(64);
+    /** Appends a JSON object of the named columns' values (text, or null for SQL NULL); columns left out are skipped. */
+    static void object(StringBuilder out, String[] names, String[] values, boolean[] wanted) {
         out.append('{');
         boolean first = true;
         for (int i = 0; i < names.length; i++) {
@@ -51,6 +50,15 @@ final class Json {
                 string(out, values[i]);
             }
         }
-        return out.append('}').toString();
+        out.append('}');
+    }
+
+    /** About the characters {@link #object} appends (exact unless values need escaping), to size a buffer once. */
+    static long objectLength(String[] names, String[] values) {
+        long n = 2;
+        for (int i = 0; i < names.length; i++) {
+            n += names[i].length() + 6 + (values[i] == null ? 4 : values[i].length());
+        }
+        return n;
     }
 }

@@ -9,18 +9,29 @@ package io.oneway.capture;
  */
 final class WalBatch {
 
+    /** A buffer that grew past this many characters (a wide row) is let go once emptied, not kept at its size. */
+    private static final int KEPT_CAPACITY = 1 << 20;
+
     private final StringBuilder closed = new StringBuilder();
     private final StringBuilder pending = new StringBuilder();
     private int closedCount;
 
-    /** A change of a table captured from the WAL: key and row are JSON objects (row null for a delete). */
-    void addRow(long xid, String committedAt, String table, char op, String key, String row) {
+    /**
+     * A change of a table captured from the WAL: its key (the key columns of keySource) and row
+     * (null for a delete), written as JSON objects straight into the batch, so that a wide row is
+     * copied as few times as can be.
+     */
+    void addRow(long xid, String committedAt, String table, char op, String[] columns, String[] keySource, boolean[] key, String[] row) {
         start(xid, committedAt);
+        long size = 32 + table.length() + Json.objectLength(columns, keySource) + (row == null ? 0 : Json.objectLength(columns, row));
+        pending.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 16, pending.length() + size));
         pending.append(",\"t\":");
         Json.string(pending, table);
-        pending.append(",\"o\":\"").append(op).append("\",\"k\":").append(key);
+        pending.append(",\"o\":\"").append(op).append("\",\"k\":");
+        Json.object(pending, columns, keySource, key);
         if (row != null) {
-            pending.append(",\"r\":").append(row);
+            pending.append(",\"r\":");
+            Json.object(pending, columns, row, null);
         }
     }
 
@@ -42,9 +53,10 @@ final class WalBatch {
 
     private void close(boolean transactionEnds) {
         if (!pending.isEmpty()) {
+            closed.ensureCapacity(closed.length() + pending.length() + 16);
             closed.append(closedCount == 0 ? "" : ",").append(pending).append(",\"e\":").append(transactionEnds).append('}');
             closedCount++;
-            pending.setLength(0);
+            empty(pending);
         }
     }
 
@@ -69,12 +81,19 @@ final class WalBatch {
 
     /** The ready items are recorded; the one held back stays. */
     void recorded() {
-        closed.setLength(0);
+        empty(closed);
         closedCount = 0;
     }
 
     void clear() {
         recorded();
-        pending.setLength(0);
+        empty(pending);
+    }
+
+    private static void empty(StringBuilder b) {
+        b.setLength(0);
+        if (b.capacity() > KEPT_CAPACITY) {
+            b.trimToSize();
+        }
     }
 }

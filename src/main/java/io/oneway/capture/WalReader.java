@@ -323,9 +323,7 @@ public final class WalReader {
             return;
         }
         String[] keySource = r.oldRow() != null ? r.oldRow() : r.newRow();
-        String key = Json.object(rel.columns(), keySource, rel.key());
-        String row = r.newRow() == null ? null : Json.object(rel.columns(), r.newRow(), null);
-        batch.addRow(txXid, txCommittedAt, tableName(rel), r.op(), key, row);
+        batch.addRow(txXid, txCommittedAt, tableName(rel), r.op(), rel.columns(), keySource, rel.key(), r.newRow());
     }
 
     private static int logIdColumn(Relation changeLog) {

@@ -56,12 +56,17 @@ class WideRowsIT {
 
     @Test
     void rows_of_5_mb_in_one_transaction_and_a_row_of_40_mb_arrive_exactly() {
-        DataSource remote = fixture.remote("branch1");
+        wideRowsArriveExactly(fixture, "branch1");
+    }
+
+    /** Ten rows of 5 MB in one transaction, then a row of 40 MB, then a small change: all exact on the central database. */
+    static void wideRowsArriveExactly(ReplicationFixture fixture, String source) {
+        DataSource remote = fixture.remote(source);
         exec(remote, "update shop.customers set name = repeat('y', 5000000) || id, prefs = jsonb_build_object('n', id) where id <= 10");
         exec(remote, "update shop.customers set name = repeat('é', 20000000) || '😀' || id where id = 11");
         exec(remote, "update shop.customers set email = 'after the big ones' where id = 12");
 
-        fixture.awaitCaughtUp("branch1", Duration.ofMinutes(5));
+        fixture.awaitCaughtUp(source, Duration.ofMinutes(5));
         List<Map<String, Object>> expected = rows(remote, ROWS, 1, 20);
         assertEquals(20, expected.size());
         assertEquals(expected, rows(fixture.central(), ROWS, 1, 20));
@@ -86,7 +91,7 @@ class WideRowsIT {
     }
 
     /** 20 customers from this id on, on the remote (captured) and so on the central database. */
-    private static void customers(DataSource remote, int from) {
+    static void customers(DataSource remote, int from) {
         exec(remote, "insert into shop.customers(id, name) select g, 'c' || g from generate_series(?, ?) g", from, from + 19);
     }
 }
