@@ -8,7 +8,7 @@ final class Json {
     private Json() {
     }
 
-    static void string(StringBuilder out, String s) {
+    static void string(StringBuilder out, CharSequence s) {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -31,7 +31,7 @@ final class Json {
     }
 
     /** Appends a JSON object of the named columns' values (text, or null for SQL NULL); columns left out are skipped. */
-    static void object(StringBuilder out, String[] names, String[] values, boolean[] wanted) {
+    static void object(StringBuilder out, String[] names, CharSequence[] values, boolean[] wanted) {
         out.append('{');
         boolean first = true;
         for (int i = 0; i < names.length; i++) {
@@ -54,7 +54,7 @@ final class Json {
     }
 
     /** About the characters {@link #object} appends (exact unless values need escaping), to size a buffer once. */
-    static long objectLength(String[] names, String[] values) {
+    static long objectLength(String[] names, CharSequence[] values) {
         long n = 2;
         for (int i = 0; i < names.length; i++) {
             n += names[i].length() + 6 + (values[i] == null ? 4 : values[i].length());

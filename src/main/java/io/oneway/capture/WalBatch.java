@@ -1,5 +1,7 @@
 package io.oneway.capture;
 
+import io.oneway.support.Utf8;
+
 /**
  * A run of decoded changes on its way into the change log, as the JSON array that
  * oneway.record_wal_changes reads (sql/remote/12-wal.sql). Whether an item is the last of its
@@ -12,8 +14,8 @@ final class WalBatch {
     /** A buffer that grew past this many characters (a wide row) is let go once emptied, not kept at its size. */
     private static final int KEPT_CAPACITY = 1 << 20;
 
-    private final StringBuilder closed = new StringBuilder();
-    private final StringBuilder pending = new StringBuilder();
+    private StringBuilder closed = new StringBuilder();
+    private StringBuilder pending = new StringBuilder();
     private int closedCount;
 
     /**
@@ -21,7 +23,7 @@ final class WalBatch {
      * (null for a delete), written as JSON objects straight into the batch, so that a wide row is
      * copied as few times as can be.
      */
-    void addRow(long xid, String committedAt, String table, char op, String[] columns, String[] keySource, boolean[] key, String[] row) {
+    void addRow(long xid, String committedAt, String table, char op, String[] columns, CharSequence[] keySource, boolean[] key, CharSequence[] row) {
         start(xid, committedAt);
         long size = 32 + table.length() + Json.objectLength(columns, keySource) + (row == null ? 0 : Json.objectLength(columns, row));
         pending.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 16, pending.length() + size));
@@ -52,12 +54,21 @@ final class WalBatch {
     }
 
     private void close(boolean transactionEnds) {
-        if (!pending.isEmpty()) {
+        if (pending.isEmpty()) {
+            return;
+        }
+        if (closedCount == 0) {
+            // the first item ready (often a wide row alone): the buffers change places instead of copying it
+            StringBuilder emptied = closed;
+            closed = pending;
+            pending = emptied;
+        } else {
             closed.ensureCapacity(closed.length() + pending.length() + 16);
-            closed.append(closedCount == 0 ? "" : ",").append(pending).append(",\"e\":").append(transactionEnds).append('}');
-            closedCount++;
+            closed.append(',').append(pending);
             empty(pending);
         }
+        closed.append(",\"e\":").append(transactionEnds).append('}');
+        closedCount++;
     }
 
     /** Items ready to be recorded. */
@@ -74,19 +85,25 @@ final class WalBatch {
         return closed.length() + pending.length();
     }
 
-    /** The items ready, as a JSON array. */
-    String json() {
-        return "[" + closed + "]";
-    }
-
-    /** The ready items are recorded; the one held back stays. */
-    void recorded() {
+    /**
+     * The items ready, as a JSON array in UTF-8, let go by the batch (the one held back stays): if
+     * recording them fails, the reader starts again from the slot and reads them again. Encoded
+     * straight from the buffer into an array of the exact size, so that a wide row is held twice
+     * here (as characters, then as bytes), where a String and the driver's encoding of it held it
+     * four times.
+     */
+    byte[] takeReady() {
+        byte[] json = new byte[2 + Utf8.length(closed)];
+        json[0] = '[';
+        json[Utf8.encode(closed, json, 1)] = ']';
         empty(closed);
         closedCount = 0;
+        return json;
     }
 
     void clear() {
-        recorded();
+        empty(closed);
+        closedCount = 0;
         empty(pending);
     }
 

@@ -1,5 +1,6 @@
 package io.oneway.capture;
 
+import java.io.ByteArrayInputStream;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -131,12 +132,12 @@ public final class WalReader {
             }
             long until = System.currentTimeMillis() + POLL_MILLIS;
             while (System.currentTimeMillis() < until) {
-                ByteBuffer message = stream.readPending();
+                Message message = next();
                 if (message == null) {
                     break;
                 }
                 messagesRead++;
-                handle(decoder.decode(message));
+                handle(message);
             }
             record();
             if (batch.ready() == 0 && !batch.holdsBack()) {
@@ -285,6 +286,12 @@ public final class WalReader {
         }
     }
 
+    /** The next message the slot has, or null; the bytes it came in are not kept while it is handled (a wide row would be held once more). */
+    private Message next() throws SQLException {
+        ByteBuffer bytes = stream.readPending();
+        return bytes == null ? null : decoder.decode(bytes);
+    }
+
     private void handle(Message m) throws SQLException {
         if (m instanceof Begin b) {
             inTransaction = true;
@@ -319,10 +326,10 @@ public final class WalReader {
     private void add(RowChange r) throws SQLException {
         Relation rel = r.relation();
         if ("oneway".equals(rel.schema()) && "change_log".equals(rel.name())) {
-            batch.addLogRow(txXid, txCommittedAt, Long.parseLong(r.newRow()[logIdColumn(rel)]));
+            batch.addLogRow(txXid, txCommittedAt, Long.parseLong(r.newRow()[logIdColumn(rel)].toString()));
             return;
         }
-        String[] keySource = r.oldRow() != null ? r.oldRow() : r.newRow();
+        CharSequence[] keySource = r.oldRow() != null ? r.oldRow() : r.newRow();
         batch.addRow(txXid, txCommittedAt, tableName(rel), r.op(), rel.columns(), keySource, rel.key(), r.newRow());
     }
 
@@ -344,7 +351,9 @@ public final class WalReader {
         long throughItems = txItems - (batch.holdsBack() ? 1 : 0);
         try (Connection c = remote.getConnection();
                 PreparedStatement ps = c.prepareStatement(SqlScript.load("remote/queries/record-wal-changes.sql"))) {
-            ps.setString(1, batch.json());
+            byte[] json = batch.takeReady();
+            // a stream, not setBytes, which copies the array (a wide row)
+            ps.setBinaryStream(1, new ByteArrayInputStream(json), json.length);
             ps.setString(2, LogSequenceNumber.valueOf(txLsn).asString());
             ps.setLong(3, throughItems);
             ps.setBoolean(4, done);
@@ -355,7 +364,6 @@ public final class WalReader {
                 }
             }
         }
-        batch.recorded();
         recordedLsn = txLsn;
         recordedItems = throughItems;
         recordedDone = done;

@@ -1,9 +1,10 @@
 package io.oneway.wire;
 
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+
+import io.oneway.support.Utf8;
 
 /**
  * One piece of a change too large for one message (SPEC §4: chunk a change larger than a
@@ -25,7 +26,9 @@ public record ChangeChunk(ChangeRecord change, int index, int count, String rowH
     /** The hash every piece of a row carries: SHA-256 of its UTF-8 text, Base64. */
     public static String rowHash(String row) {
         try {
-            return Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256").digest(row.getBytes(StandardCharsets.UTF_8)));
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            Utf8.feed(row, sha::update);
+            return Base64.getEncoder().encodeToString(sha.digest());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is not available", e);
         }

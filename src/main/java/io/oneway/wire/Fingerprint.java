@@ -23,8 +23,10 @@ public final class Fingerprint {
     }
 
     public static byte[] of(ChangeRecord c) {
-        return sha256().digest(FieldEncoding.of(Long.toString(c.position()), Long.toString(c.txid()), Boolean.toString(c.txEnd()),
-                c.table(), c.op(), Boolean.toString(c.reference()), c.key(), c.reference() ? null : c.row(), c.loggedAt()));
+        MessageDigest sha = sha256();
+        FieldEncoding.feed(sha::update, Long.toString(c.position()), Long.toString(c.txid()), Boolean.toString(c.txEnd()),
+                c.table(), c.op(), Boolean.toString(c.reference()), c.key(), c.reference() ? null : c.row(), c.loggedAt());
+        return sha.digest();
     }
 
     /** The running digest after a change with this fingerprint. */

@@ -63,7 +63,7 @@ public final class MessageSigner {
         return check(message.source(), controlInput(message), message.mac());
     }
 
-    private Optional<String> check(String source, byte[] input, String mac) {
+    private Optional<String> check(String source, String[] input, String mac) {
         if (!knows(source)) {
             return Optional.of("unknown source '" + source + "'");
         }
@@ -80,8 +80,10 @@ public final class MessageSigner {
         return MessageDigest.isEqual(given, expected) ? Optional.empty() : Optional.of("integrity code does not verify");
     }
 
-    private String mac(String source, byte[] input) {
-        return Base64.getEncoder().encodeToString(macFor(source).doFinal(input));
+    private String mac(String source, String[] input) {
+        Mac m = macFor(source);
+        FieldEncoding.feed(m::update, input);
+        return Base64.getEncoder().encodeToString(m.doFinal());
     }
 
     /** One initialised Mac per thread and source: getInstance and init cost more than the MAC of a small change. */
@@ -104,21 +106,21 @@ public final class MessageSigner {
         return m;
     }
 
-    private static byte[] changeInput(String source, String incarnation, ChangeRecord c) {
-        return FieldEncoding.of("change", source, incarnation, Long.toString(c.position()), Long.toString(c.txid()),
-                Boolean.toString(c.txEnd()), c.table(), c.op(), Boolean.toString(c.reference()), c.key(), c.row(), c.loggedAt());
+    private static String[] changeInput(String source, String incarnation, ChangeRecord c) {
+        return new String[] {"change", source, incarnation, Long.toString(c.position()), Long.toString(c.txid()),
+                Boolean.toString(c.txEnd()), c.table(), c.op(), Boolean.toString(c.reference()), c.key(), c.row(), c.loggedAt()};
     }
 
-    private static byte[] chunkInput(String source, String incarnation, ChangeChunk k) {
+    private static String[] chunkInput(String source, String incarnation, ChangeChunk k) {
         ChangeRecord c = k.change();
-        return FieldEncoding.of("chunk", source, incarnation, Long.toString(c.position()), Long.toString(c.txid()),
+        return new String[] {"chunk", source, incarnation, Long.toString(c.position()), Long.toString(c.txid()),
                 Boolean.toString(c.txEnd()), c.table(), c.op(), Boolean.toString(c.reference()), c.key(), c.loggedAt(),
-                Integer.toString(k.index()), Integer.toString(k.count()), k.rowHash(), k.piece());
+                Integer.toString(k.index()), Integer.toString(k.count()), k.rowHash(), k.piece()};
     }
 
-    private static byte[] controlInput(ControlMessage m) {
-        return FieldEncoding.of(m.kind().wireName(), m.source(), m.incarnation(), Long.toString(m.from()), Long.toString(m.to()),
-                Long.toString(m.id()), Integer.toString(m.piece()), m.digest());
+    private static String[] controlInput(ControlMessage m) {
+        return new String[] {m.kind().wireName(), m.source(), m.incarnation(), Long.toString(m.from()), Long.toString(m.to()),
+                Long.toString(m.id()), Integer.toString(m.piece()), m.digest()};
     }
 
     private static Map<String, String> parse(String keySpec) {

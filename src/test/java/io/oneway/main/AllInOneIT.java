@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
 import io.oneway.testing.Ports;
+import io.oneway.testing.ScratchDirs;
 
 /** The all-in-one default boots as `mvn camel:run` would: embedded servers, SQL installed, demo changes captured with positions. */
 class AllInOneIT {
@@ -36,7 +37,7 @@ class AllInOneIT {
 
     @BeforeAll
     static void boot() throws Exception {
-        Path data = Files.createTempDirectory("oneway-all-in-one");
+        Path data = ScratchDirs.create("oneway-all-in-one");
         int remotePort = Ports.free();
         int centralPort = Ports.free();
         managementPort = Ports.free();

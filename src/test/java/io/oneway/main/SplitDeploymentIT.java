@@ -33,6 +33,7 @@ import io.oneway.testing.Distribution;
 import io.oneway.testing.Ports;
 import io.oneway.testing.ReplicationFixture;
 import io.oneway.testing.ReplicatorProcess;
+import io.oneway.testing.ScratchDirs;
 import io.oneway.testing.ShopWriter;
 import io.oneway.testing.TcpProxy;
 
@@ -80,7 +81,7 @@ class SplitDeploymentIT {
         exec(remote(), "create user oneway_branch1 password 'sender-pw' in role oneway_sender");
         exec(central(), "create user oneway_central password 'applier-pw' in role oneway_applier");
 
-        Path brokers = Files.createTempDirectory("oneway-split-brokers");
+        Path brokers = ScratchDirs.create("oneway-split-brokers");
         int remotePort = Ports.free();
         int centralPort = Ports.free();
         wanToCentral = new TcpProxy(centralPort);

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import io.oneway.testing.Distribution;
 import io.oneway.testing.Ports;
+import io.oneway.testing.ScratchDirs;
 
 /**
  * A start-up that fails stops everything it started and exits with status 1 and one line
@@ -32,7 +33,7 @@ class StartFailureIT {
         int centralPort = Ports.free();
         Properties p = new Properties();
         p.setProperty("oneway.send.endpoint", "nosuch:queue:changes");
-        p.setProperty("oneway.embedded.data-dir", Files.createTempDirectory("oneway-start-failure").toString());
+        p.setProperty("oneway.embedded.data-dir", ScratchDirs.create("oneway-start-failure").toString());
         p.setProperty("oneway.embedded.remote-port", Integer.toString(remotePort));
         p.setProperty("oneway.embedded.central-port", Integer.toString(centralPort));
         p.setProperty("oneway.embedded.broker-port", Integer.toString(Ports.free()));

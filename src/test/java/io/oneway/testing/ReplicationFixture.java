@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -66,8 +65,8 @@ public final class ReplicationFixture implements AutoCloseable {
     private ReplicationFixture(BrokerUsers users, String... sources) {
         try {
             brokerPort = Ports.free();
-            broker = new EmbeddedBroker("artemis-config/broker.xml", Files.createTempDirectory("oneway-broker"), brokerPort, users);
-            spool = Files.createTempDirectory("oneway-spool");
+            broker = new EmbeddedBroker("artemis-config/broker.xml", ScratchDirs.create("oneway-broker"), brokerPort, users);
+            spool = ScratchDirs.create("oneway-spool");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
