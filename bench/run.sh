@@ -14,10 +14,12 @@
 #   latency at 500 changes/s, throughput through a 10 % lossy link / lossless, peak memory,
 #   capture from the WAL (oneway.capture.from-wal): write cost, catch-up, live rate and lag,
 #   a live snapshot (onboarding) of a 1,000,000-row table / native copy_data, and lag meanwhile,
-#   and, with the remote and central replicators as processes of the distribution and a
-#   standalone broker, the drain after a broker outage / after a central outage.
-# The replicator runs as one JVM (both halves, embedded broker, -Xmx512m) with a JFR
-# recording for the profile. Results: target/bench/results.md. It stops by itself and drops
+#   and in the split deployment (the remote and central replicators as processes of the
+#   distribution, a broker on each side joined by core bridges): live at full speed, a running
+#   replicator's catch-up, each with a CPU profile of both processes, and the drain after an
+#   outage of the head office's broker / of the central replicator.
+# Before the split deployment the replicator runs as one JVM (both halves, embedded broker,
+# -Xmx512m) with a JFR recording for the profile. Results: target/bench/results.md. It stops by itself and drops
 # its clusters. Settings: N (transactions per client for backlogs, default 30000),
 # LIVE_SECONDS (60), RATE_TPS (100 transactions/s = 500 changes/s), LOSSY_N (10000),
 # OUTAGE_MINUTES (2), OUTAGE_TPS (150 transactions/s during the outages), SNAPSHOT_ROWS (1000000),
@@ -28,9 +30,9 @@ ROOT=$(pwd)
 V=15; REM=5433; CEN=5434
 N=${N:-30000}; LIVE_SECONDS=${LIVE_SECONDS:-60}; RATE_TPS=${RATE_TPS:-100}; LOSSY_N=${LOSSY_N:-10000}
 OUTAGE_MINUTES=${OUTAGE_MINUTES:-2}; OUTAGE_TPS=${OUTAGE_TPS:-150}; SNAPSHOT_ROWS=${SNAPSHOT_ROWS:-1000000}
-OUT=$ROOT/target/bench; mkdir -p "$OUT"; rm -rf "$OUT/data" "$OUT/broker" "$OUT"/outage-*.jfr
+OUT=$ROOT/target/bench; mkdir -p "$OUT"; rm -rf "$OUT/data" "$OUT"/broker-* "$OUT"/split-*
 RESULTS=$OUT/results.md
-REPLICATOR_PID=; REMOTE_PID=; CENTRAL_PID=; BROKER_PID=
+REPLICATOR_PID=; REMOTE_PID=; CENTRAL_PID=; BRANCH_BROKER_PID=; CENTRAL_BROKER_PID=
 
 log() { echo "[bench $(date +%T)] $*" >&2; }
 q() { psql -h localhost -p "$1" -U postgres -d "$2" -qAtX -c "$3"; }
@@ -39,7 +41,7 @@ rate() { python3 -c "print(int($1 / ($3 - $2)))"; }
 record() { echo "$*" | tee -a "$RESULTS" >&2; }
 
 cleanup() {
-  for pid in $REPLICATOR_PID $REMOTE_PID $CENTRAL_PID $BROKER_PID; do kill "$pid" 2>/dev/null || true; done
+  for pid in $REPLICATOR_PID $REMOTE_PID $CENTRAL_PID $BRANCH_BROKER_PID $CENTRAL_BROKER_PID; do kill "$pid" 2>/dev/null || true; done
   for c in onewayrem onewaycen; do pg_dropcluster --stop $V $c 2>/dev/null || true; done
 }
 trap cleanup EXIT
@@ -100,9 +102,9 @@ wait_sub() {
     sleep 0.05
   done
 }
-t0=$(now); pgb -t "$N" native >/dev/null; t1=$(now); wait_sub; t2=$(now)
+t0=$(now); native_tps=$(pgb -t "$N" native | awk '/^tps/ {print int($3)}'); t1=$(now); wait_sub; t2=$(now)
 native_live=$(rate $changes $t0 $t2)
-record "native live: $changes changes, $native_live changes/s end to end, lag after load $(python3 -c "print(round($t2-$t1,2))") s"
+record "native live: $changes changes, $native_live changes/s end to end, lag after load $(python3 -c "print(round($t2-$t1,2))") s; the writer at $native_tps tps while its WAL was decoded and applied"
 log "native logical replication: catch-up"
 q $CEN native "alter subscription s disable"
 pgb -t "$N" native >/dev/null
@@ -125,7 +127,7 @@ base_tps=$(pgb -t "$N" scratch | awk '/^tps/ {print int($3)}')
 q $REM bench "select oneway.enable_capture('customers'), oneway.enable_capture('orders')"
 q $REM bench "checkpoint"
 capture_tps=$(pgb -t "$N" bench | awk '/^tps/ {print int($3)}')
-record "capture write cost: pgbench tps without trigger $base_tps, with Oneway capture $capture_tps, ratio $(python3 -c "print(round($capture_tps/$base_tps,2))")"
+record "capture write cost: pgbench tps without trigger $base_tps, with Oneway capture $capture_tps, ratio $(python3 -c "print(round($capture_tps/$base_tps,2))"); native logical replication's writer, its WAL decoded and applied on the same cores meanwhile: $native_tps tps, $(python3 -c "print(round($native_tps/$base_tps,2))") of the rate without"
 
 # --- Oneway catch-up of the backlog the capture run left ----------------------------------------
 start_replicator() {
@@ -168,36 +170,49 @@ record "verify after catch-up: $(tr '\n' ' ' < "$OUT/verify.txt")"
 # replicator's sessions ended), N x 2 transactions are written and numbered meanwhile, then it
 # comes back; the drain rate counts from the first change applied after it to the last. The cold
 # figure above includes the JIT compiling the replicator's code on the same two cores.
+running_catchup() { # on $DB; sets CATCHUP_N and CATCHUP_RATE (changes/s)
+  local from target; from=$(applied)
+  q $CEN postgres "alter database $DB allow_connections false"
+  q $CEN postgres "select count(pg_terminate_backend(pid)) from pg_stat_activity where datname = '$DB' and application_name = 'oneway-central'" > /dev/null
+  pgb -t "$N" $DB > /dev/null
+  until [ "$(q $REM $DB "select count(*) from oneway.unpositioned_changes()")" = 0 ]; do sleep 0.2; done
+  target=$(captured)
+  q $CEN postgres "alter database $DB allow_connections true"
+  wait_applied "$target"
+  CATCHUP_N=$((target - from)); CATCHUP_RATE=$(drain_rate "$from")
+}
 log "warm catch-up: central database away while $((N * 2)) transactions are written"
-from=$(applied)
-q $CEN postgres "alter database bench allow_connections false"
-q $CEN postgres "select count(pg_terminate_backend(pid)) from pg_stat_activity where datname = 'bench' and application_name = 'oneway-central'" > /dev/null
-pgb -t "$N" bench > /dev/null
-until [ "$(q $REM bench "select count(*) from oneway.unpositioned_changes()")" = 0 ]; do sleep 0.2; done
-target=$(captured)
-q $CEN postgres "alter database bench allow_connections true"
-wait_applied "$target"
-oneway_warm=$(drain_rate "$from")
-record "Oneway catch-up, running replicator: $((target - from)) changes at $oneway_warm changes/s after the central database came back (first apply to last), $(python3 -c "print(round($oneway_warm/$native_catchup,2))") x native"
+running_catchup
+record "Oneway catch-up, running replicator: $CATCHUP_N changes at $CATCHUP_RATE changes/s after the central database came back (first apply to last), $(python3 -c "print(round($CATCHUP_RATE/$native_catchup,2))") x native"
 
 # --- live lag while pgbench writes at full speed ------------------------------------------------
-log "live: pgbench at full speed for $LIVE_SECONDS s"
-for p in $REM $CEN; do q $p bench "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null; done
-: > "$OUT/lag.txt"
 sample_lag() { # $1 file: one line (changes behind, seconds behind) every 0.5 s while process $2 runs
   while kill -0 "$2" 2>/dev/null; do
     local a; a=$(applied)
-    psql -h localhost -p $REM -U postgres -d bench -qAtX -F ' ' -v applied="$a" -f bench/lag-sample.sql | awk -v a="$a" '{print $1 - a, $2}' >> "$1"
+    psql -h localhost -p $REM -U postgres -d $DB -qAtX -F ' ' -v applied="$a" -f bench/lag-sample.sql | awk -v a="$a" '{print $1 - a, $2}' >> "$1"
     sleep 0.5
   done
 }
-(pgb -T "$LIVE_SECONDS" bench > "$OUT/live-pgbench.txt") & PGB=$!
-sample_lag "$OUT/lag.txt" $PGB
-t1=$(now); target=$(captured); wait_applied "$target"; t2=$(now)
-live_tps=$(awk '/^tps/ {print int($3)}' "$OUT/live-pgbench.txt")
-read -r lc50 lc99 lcmax < <(awk '{print $1}' "$OUT/lag.txt" | python3 bench/stats.py)
-read -r ls50 ls99 lsmax < <(awk '{print $2}' "$OUT/lag.txt" | python3 bench/stats.py)
-record "live: pgbench $live_tps tps ($((live_tps * 5)) changes/s written); lag p50 $ls50 s / $lc50 changes, p99 $ls99 s / $lc99 changes, max $lsmax s; caught up $(python3 -c "print(round($t2-$t1,2))") s after the load; sustained $(drain_rate $backlog) changes/s applied"
+live_run() { # $1 name; pgbench at full speed on $DB for LIVE_SECONDS; sets LIVE_TPS, LIVE_RATE (changes/s
+  # replicated, first apply to last), LAG50/99/MAX (s behind), LAGC50/99/MAX (changes behind) and CAUGHT (s)
+  local from t1 t2 writer; from=$(applied)
+  : > "$OUT/$1-lag.txt"
+  (pgb -T "$LIVE_SECONDS" $DB > "$OUT/$1-pgbench.txt") & writer=$!
+  sample_lag "$OUT/$1-lag.txt" $writer
+  t1=$(now); wait_applied "$(captured)"; t2=$(now)
+  LIVE_TPS=$(awk '/^tps/ {print int($3)}' "$OUT/$1-pgbench.txt")
+  LIVE_RATE=$(drain_rate "$from")
+  read -r LAGC50 LAGC99 LAGCMAX < <(awk '{print $1}' "$OUT/$1-lag.txt" | python3 bench/stats.py)
+  read -r LAG50 LAG99 LAGMAX < <(awk '{print $2}' "$OUT/$1-lag.txt" | python3 bench/stats.py)
+  CAUGHT=$(python3 -c "print(round($t2 - $t1, 2))")
+}
+live_record() { # $1 what
+  record "$1: pgbench $LIVE_TPS tps ($((LIVE_TPS * 5)) changes/s written; $capture_tps with capture alone); $LIVE_RATE changes/s replicated, $(python3 -c "print(round($LIVE_RATE/$native_live,2))") x native live; lag p50 $LAG50 s / $LAGC50 changes, p99 $LAG99 s / $LAGC99 changes, max $LAGMAX s; caught up $CAUGHT s after the load"
+}
+log "live: pgbench at full speed for $LIVE_SECONDS s"
+for p in $REM $CEN; do q $p bench "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null; done
+live_run live
+live_record live
 # where the databases' time went in the live phase (statements inside functions counted too)
 for side in remote:$REM central:$CEN; do
   echo "${side%%:*} database, live phase: statements by total time (ms, calls, mean ms; nested ones included)"
@@ -330,53 +345,98 @@ verify_db bench public.customers,public.orders,public.items "$OUT/snapshot-verif
 read -r sl50 sl99 slmax < <(awk '{print $2}' "$OUT/snapshot-lag.txt" | python3 bench/stats.py)
 record "snapshot of a $SNAPSHOT_ROWS-row table ($((items_bytes / 1048576)) MB): Oneway $oneway_snapshot rows/s ($(python3 -c "print(round($items_bytes / 1048576 / ($t1 - $t0), 1))") MB/s), native copy_data $native_snapshot rows/s, ratio $(python3 -c "print(round($oneway_snapshot/$native_snapshot,2))"); live lag meanwhile (writer at $((RATE_TPS * 5)) changes/s) p50 $sl50 s, p99 $sl99 s, max $slmax s; $(tr '\n' ' ' < "$OUT/snapshot-verify.txt")"
 
-# --- outage: the split deployment, a standalone broker down for OUTAGE_MINUTES ----------------
-# Remote and central replicators as processes of the distribution, one standalone broker from
-# bin/oneway create-broker. A writer at OUTAGE_TPS runs through an outage and 90 s beyond; the
-# figure is how fast the backlog drains once the part is back: after the broker was down,
-# against after the central replicator was down just as long (the normal catch-up).
-log "outage: split deployment with a standalone broker"
-make_db outage
-same_customers outage
-DBS="-Doneway.remote.jdbc-url=jdbc:postgresql://localhost:$REM/outage -Doneway.central.jdbc-url=jdbc:postgresql://localhost:$CEN/outage -Doneway.apply.tables=public.customers,public.orders"
-install outage
-q $REM outage "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" >/dev/null
-q $CEN outage "select oneway.enable_apply('customers', 'branch1'), oneway.enable_apply('orders', 'branch1')" >/dev/null
-ARTEMIS_ADMIN_PASSWORD=bench-only "$DIST/bin/oneway" create-broker "$OUT/broker" --port 61618 --console-port 0 --memory 1G >/dev/null
-start_broker() {
-  "$OUT/broker/bin/artemis" run >> "$OUT/broker.log" 2>&1 & BROKER_PID=$!
-  until (echo > /dev/tcp/127.0.0.1/61618) 2>/dev/null; do sleep 0.2; done
+# --- the split deployment: a broker on each side, joined by core bridges ------------------------
+# As README "Deployment": the remote and central replicators as processes of the distribution
+# (bin/oneway run --profile), each logged in to its own broker from bin/oneway create-broker, the
+# brokers joined by core bridges (changes to the head office's broker, replies back). Measured in
+# this topology: live at full speed and a running replicator's catch-up, each with a CPU profile of
+# both replicators (JFR, started and stopped around the phase) and the CPU seconds each process
+# used; then the drains after an outage: a writer at OUTAGE_TPS runs through OUTAGE_MINUTES without
+# the central replicator, then without the head office's broker, and 90 s beyond; the figure is how
+# fast the backlog drains once the part is back.
+log "split deployment: a broker on each side, joined by core bridges"
+DB=split
+make_db split
+same_customers split
+DBS="-Doneway.remote.jdbc-url=jdbc:postgresql://localhost:$REM/split -Doneway.central.jdbc-url=jdbc:postgresql://localhost:$CEN/split -Doneway.apply.tables=public.customers,public.orders"
+install split
+q $REM split "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" >/dev/null
+q $CEN split "select oneway.enable_apply('customers', 'branch1'), oneway.enable_apply('orders', 'branch1')" >/dev/null
+BROKER_PORT_BRANCH=61618; BROKER_PORT_CENTRAL=61619
+# branch: forwards the changes to the head office, logging in there as branch1; head office: the replies back, as central
+ARTEMIS_ADMIN_PASSWORD=bench-only ONEWAY_BRIDGE_PASSWORD=DEMO-ONLY-branch1-broker-password "$DIST/bin/oneway" create-broker "$OUT/broker-branch" \
+  --port $BROKER_PORT_BRANCH --console-port 0 --memory 1G --forward oneway.branch1.changes=tcp://127.0.0.1:$BROKER_PORT_CENTRAL --bridge-user branch1 >/dev/null
+ARTEMIS_ADMIN_PASSWORD=bench-only ONEWAY_BRIDGE_PASSWORD=DEMO-ONLY-central-broker-password "$DIST/bin/oneway" create-broker "$OUT/broker-central" \
+  --port $BROKER_PORT_CENTRAL --console-port 0 --memory 1G --forward oneway.branch1.replies=tcp://127.0.0.1:$BROKER_PORT_BRANCH --bridge-user central >/dev/null
+start_broker() { # $1 branch|central
+  local port; eval "port=\$BROKER_PORT_${1^^}"
+  "$OUT/broker-$1/bin/artemis" run >> "$OUT/broker-$1.log" 2>&1 &
+  eval "${1^^}_BROKER_PID=$!"
+  until (echo > /dev/tcp/127.0.0.1/$port) 2>/dev/null; do sleep 0.2; done
 }
-start_role() { # $1 remote|central, $2 broker user; each process records a JFR profile (written when it stops)
-  JAVA_OPTS="$DBS -XX:StartFlightRecording=filename=$OUT/outage-$1-$(date +%s).jfr,settings=profile -Doneway.broker.url=tcp://127.0.0.1:61618 -Doneway.broker.user=$2 -Doneway.broker.password=DEMO-ONLY-$2-broker-password -Dcamel.management.port=$3 ${REPLICATOR_OPTS:-}" \
-    ONEWAY_LOG_DIR="$OUT/outage-$1" "$DIST/bin/oneway" run --profile "$1" > /dev/null 2>&1 &
+start_role() { # $1 remote|central, $2 broker user, $3 management port, $4 broker port
+  JAVA_OPTS="$DBS -Doneway.broker.url=tcp://127.0.0.1:$4 -Doneway.broker.user=$2 -Doneway.broker.password=DEMO-ONLY-$2-broker-password -Dcamel.management.port=$3 ${REPLICATOR_OPTS:-}" \
+    ONEWAY_LOG_DIR="$OUT/split-$1" "$DIST/bin/oneway" run --profile "$1" > /dev/null 2>&1 &
   eval "${1^^}_PID=$!"
 }
-oq() { q "$1" outage "$2"; }
-o_applied() { oq $CEN "select coalesce(max(applied_position), 0) from oneway.source_progress"; }
-o_captured() { oq $REM "select (select last_position from oneway.position_counter) + (select count(*) from oneway.unpositioned_changes())"; }
-o_wait() { local deadline=$(( $(date +%s) + 1200 )); until [ "$(o_applied)" -ge "$1" ]; do [ "$(date +%s)" -lt $deadline ] || { log "outage: gave up waiting for $1"; exit 1; }; sleep 0.2; done; }
-outage() { # $1 what, $2 stop command, $3 start command; sets BACKLOG and DRAIN (changes/s)
+start_remote() { start_role remote branch1 9881 $BROKER_PORT_BRANCH; }
+start_central() { start_role central central 9882 $BROKER_PORT_CENTRAL; }
+split_pids() { echo "$REMOTE_PID $CENTRAL_PID $BRANCH_BROKER_PID $CENTRAL_BROKER_PID"; }
+cpu_now() { # the machine's busy CPU ticks, then each process's of split_pids
+  echo "$(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat) $(for p in $(split_pids); do awk '{printf "%d ", $14 + $15}' /proc/$p/stat; done)"
+}
+profiled() { # $1 phase, rest: a command run with both replicators recorded by JFR and the CPU counted
+  local pid before after
+  for pid in $REMOTE_PID $CENTRAL_PID; do jcmd "$pid" JFR.start name="$1" settings=profile filename="$OUT/split-$1-$pid.jfr" > /dev/null; done
+  before=$(cpu_now)
+  "${@:2}"
+  after=$(cpu_now)
+  for pid in $REMOTE_PID $CENTRAL_PID; do jcmd "$pid" JFR.stop name="$1" > /dev/null; done
+  python3 - "$(getconf CLK_TCK)" "$before" "$after" > "$OUT/split-$1-cpu.txt" <<'PY'
+import sys
+hz = int(sys.argv[1]); b = [int(x) for x in sys.argv[2].split()]; a = [int(x) for x in sys.argv[3].split()]
+d = [(y - x) / hz for x, y in zip(b, a)]
+parts = dict(zip(["remote replicator", "central replicator", "branch broker", "central broker"], d[1:]))
+parts["PostgreSQL, pgbench and the rest"] = d[0] - sum(d[1:])
+print(f"CPU seconds used in the phase, {d[0]:.1f} in all: " + ", ".join(f"{k} {v:.1f} ({100 * v / d[0]:.0f} %)" for k, v in parts.items()))
+PY
+  { echo "split deployment, $1 phase:"; cat "$OUT/split-$1-cpu.txt"
+    for pid in $REMOTE_PID $CENTRAL_PID; do
+      echo "$([ "$pid" = "$REMOTE_PID" ] && echo remote || echo central) replicator, CPU samples by area:"
+      jfr print --events jdk.ExecutionSample "$OUT/split-$1-$pid.jfr" | python3 bench/profile-summary.py
+    done; } >> "$OUT/split-profiles.txt"
+}
+: > "$OUT/split-profiles.txt"
+start_broker branch; start_broker central
+start_remote; start_central
+pgb -t 1000 split > /dev/null; wait_applied "$(captured)"
+log "split deployment: live at full speed for $LIVE_SECONDS s"
+profiled live live_run split-live
+live_record "split deployment, live"
+log "split deployment: catch-up, the central database away while $((N * 2)) transactions are written"
+profiled catchup running_catchup
+record "split deployment, catch-up by the running replicators: $CATCHUP_N changes at $CATCHUP_RATE changes/s after the central database came back (first apply to last), $(python3 -c "print(round($CATCHUP_RATE/$native_catchup,2))") x native"
+outage() { # $1 stop command, $2 start command; sets BACKLOG and DRAIN (changes/s)
   local from t0 target t1 t2 writer
-  from=$(o_applied); t0=$(date +%s)
-  (pgbench -n -h localhost -p $REM -U postgres -c 2 -j 2 -f /tmp/oneway_bench_tx.sql -R "$OUTAGE_TPS" -T $((OUTAGE_MINUTES * 60 + 90)) outage > /dev/null) & writer=$!
-  eval "$2"
+  from=$(applied); t0=$(date +%s)
+  (pgb -R "$OUTAGE_TPS" -T $((OUTAGE_MINUTES * 60 + 90)) split > /dev/null) & writer=$!
+  eval "$1"
   while [ $(( $(date +%s) - t0 )) -lt $((OUTAGE_MINUTES * 60)) ]; do sleep 1; done
-  target=$(o_captured)
-  eval "$3"; t1=$(now); o_wait "$target"; t2=$(now)
-  wait $writer || true; o_wait "$(o_captured)"
+  target=$(captured)
+  eval "$2"; t1=$(now); wait_applied "$target"; t2=$(now)
+  wait $writer || true; wait_applied "$(captured)"
   BACKLOG=$((target - from)); DRAIN=$(rate $BACKLOG "$t1" "$t2")
 }
-start_broker
-start_role remote branch1 9881; start_role central central 9882
-pgbench -n -h localhost -p $REM -U postgres -c 2 -j 2 -f /tmp/oneway_bench_tx.sql -t 1000 outage > /dev/null; o_wait "$(o_captured)"
-outage "central replicator" 'kill $CENTRAL_PID; wait $CENTRAL_PID || true' 'start_role central central 9882'
+log "split deployment: outages of $OUTAGE_MINUTES min"
+outage 'kill $CENTRAL_PID; wait $CENTRAL_PID || true' start_central
 central_backlog=$BACKLOG; central_drain=$DRAIN
-outage "broker" 'kill -9 $BROKER_PID; wait $BROKER_PID 2>/dev/null || true' 'start_broker'
+outage 'kill -9 $CENTRAL_BROKER_PID; wait $CENTRAL_BROKER_PID 2>/dev/null || true' 'start_broker central'
 broker_backlog=$BACKLOG; broker_drain=$DRAIN
-record "outage ($OUTAGE_MINUTES min, writer at $((OUTAGE_TPS * 5)) changes/s throughout): after the broker was killed, $broker_backlog changes drained at $broker_drain changes/s (from the broker's start, the writer still running); after the central replicator was stopped, $central_backlog at $central_drain changes/s (from its start, JVM start included); ratio $(python3 -c "print(round($broker_drain/$central_drain,2))")"
-kill "$REMOTE_PID" "$CENTRAL_PID"; wait "$REMOTE_PID" "$CENTRAL_PID" 2>/dev/null || true; REMOTE_PID=; CENTRAL_PID=
-kill "$BROKER_PID"; wait "$BROKER_PID" 2>/dev/null || true; BROKER_PID=
+record "split deployment, outage ($OUTAGE_MINUTES min, writer at $((OUTAGE_TPS * 5)) changes/s throughout): after the head office's broker was killed, $broker_backlog changes drained at $broker_drain changes/s (from the broker's start, the writer still running); after the central replicator was stopped, $central_backlog at $central_drain changes/s (from its start, JVM start included); ratio $(python3 -c "print(round($broker_drain/$central_drain,2))")"
+verify_db split public.customers,public.orders "$OUT/split-verify.txt"
+record "verify after the split deployment's phases: $(tr '\n' ' ' < "$OUT/split-verify.txt")"
+kill $(split_pids); wait $(split_pids) 2>/dev/null || true; REMOTE_PID=; CENTRAL_PID=; BRANCH_BROKER_PID=; CENTRAL_BROKER_PID=
+DB=bench
 
 peak_heap=$(jfr print --events jdk.GCHeapSummary "$OUT/catchup.jfr" | awk '/heapUsed/ {v = $3; if ($4 == "GB") v *= 1024; if ($4 == "kB") v /= 1024; if (v > m) m = v} END {print int(m)}')
 record "peak heap used (JFR, catch-up, live and latency phases): $peak_heap MB of 512 MB"
@@ -384,11 +444,7 @@ log "profile of the catch-up (JFR)"
 { echo; echo '```'; jfr print --events jdk.ExecutionSample "$OUT/catchup.jfr" | python3 bench/profile-summary.py
   echo "waits for a database (socket reads over 10 ms):"; jfr print --events jdk.SocketRead "$OUT/catchup.jfr" | python3 bench/db-waits.py
   cat "$OUT/live-statements.txt"
-  # the split deployment: the remote process (both outages) and the last central process (the broker outage and its drain)
-  for f in "$(ls "$OUT"/outage-remote-*.jfr | tail -1)" "$(ls "$OUT"/outage-central-*.jfr | tail -1)"; do
-    echo "split deployment, $(basename "$f" .jfr | cut -d- -f2) replicator (outage phase), CPU samples by area:"
-    jfr print --events jdk.ExecutionSample "$f" | python3 bench/profile-summary.py
-  done
+  cat "$OUT/split-profiles.txt"
   echo '```'; } >> "$RESULTS"
 log "done: $RESULTS"
 cat "$RESULTS"
