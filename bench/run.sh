@@ -170,19 +170,22 @@ record "verify after catch-up: $(tr '\n' ' ' < "$OUT/verify.txt")"
 # replicator's sessions ended), N x 2 transactions are written and numbered meanwhile, then it
 # comes back; the drain rate counts from the first change applied after it to the last. The cold
 # figure above includes the JIT compiling the replicator's code on the same two cores.
-running_catchup() { # on $DB; sets CATCHUP_N and CATCHUP_RATE (changes/s)
-  local from target; from=$(applied)
+catchup_backlog() { # on $DB: the central database away (connections refused, the replicator's sessions
+  # ended) while N x 2 transactions are written and numbered; sets CATCHUP_FROM and CATCHUP_TARGET
+  CATCHUP_FROM=$(applied)
   q $CEN postgres "alter database $DB allow_connections false"
   q $CEN postgres "select count(pg_terminate_backend(pid)) from pg_stat_activity where datname = '$DB' and application_name = 'oneway-central'" > /dev/null
   pgb -t "$N" $DB > /dev/null
   until [ "$(q $REM $DB "select count(*) from oneway.unpositioned_changes()")" = 0 ]; do sleep 0.2; done
-  target=$(captured)
+  CATCHUP_TARGET=$(captured)
+}
+catchup_drain() { # the central database back; sets CATCHUP_N and CATCHUP_RATE (changes/s)
   q $CEN postgres "alter database $DB allow_connections true"
-  wait_applied "$target"
-  CATCHUP_N=$((target - from)); CATCHUP_RATE=$(drain_rate "$from")
+  wait_applied "$CATCHUP_TARGET"
+  CATCHUP_N=$((CATCHUP_TARGET - CATCHUP_FROM)); CATCHUP_RATE=$(drain_rate "$CATCHUP_FROM")
 }
 log "warm catch-up: central database away while $((N * 2)) transactions are written"
-running_catchup
+catchup_backlog; catchup_drain
 record "Oneway catch-up, running replicator: $CATCHUP_N changes at $CATCHUP_RATE changes/s after the central database came back (first apply to last), $(python3 -c "print(round($CATCHUP_RATE/$native_catchup,2))") x native"
 
 # --- live lag while pgbench writes at full speed ------------------------------------------------
@@ -410,12 +413,14 @@ PY
 start_broker branch; start_broker central
 start_remote; start_central
 pgb -t 1000 split > /dev/null; wait_applied "$(captured)"
+# the catch-up first, as in the all-in-one phases: it warms both JVMs before the live phase
+log "split deployment: catch-up, the central database away while $((N * 2)) transactions are written"
+catchup_backlog
+profiled catchup catchup_drain
+record "split deployment, catch-up by the running replicators: $CATCHUP_N changes at $CATCHUP_RATE changes/s after the central database came back (first apply to last), $(python3 -c "print(round($CATCHUP_RATE/$native_catchup,2))") x native"
 log "split deployment: live at full speed for $LIVE_SECONDS s"
 profiled live live_run split-live
 live_record "split deployment, live"
-log "split deployment: catch-up, the central database away while $((N * 2)) transactions are written"
-profiled catchup running_catchup
-record "split deployment, catch-up by the running replicators: $CATCHUP_N changes at $CATCHUP_RATE changes/s after the central database came back (first apply to last), $(python3 -c "print(round($CATCHUP_RATE/$native_catchup,2))") x native"
 outage() { # $1 stop command, $2 start command; sets BACKLOG and DRAIN (changes/s)
   local from t0 target t1 t2 writer
   from=$(applied); t0=$(date +%s)

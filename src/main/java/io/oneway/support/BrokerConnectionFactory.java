@@ -14,6 +14,9 @@ public class BrokerConnectionFactory extends ActiveMQConnectionFactory {
 
     private static final long serialVersionUID = 1L;
 
+    /** Bytes from which a message travels as a large message; a broker's bridges send with the same. */
+    public static final int MIN_LARGE_MESSAGE_SIZE = 4 * 1024 * 1024;
+
     /**
      * cacheDestinations saves an address lookup per send; minLargeMessageSize keeps frames (at
      * most oneway.send.frame-bytes of change text, a few MB) ordinary messages instead of large
@@ -38,7 +41,7 @@ public class BrokerConnectionFactory extends ActiveMQConnectionFactory {
     private static Map<String, String> defaults() {
         Map<String, String> d = new LinkedHashMap<>();
         d.put("cacheDestinations", "true");
-        d.put("minLargeMessageSize", "4194304");
+        d.put("minLargeMessageSize", Integer.toString(MIN_LARGE_MESSAGE_SIZE));
         return d;
     }
 
