@@ -1,5 +1,8 @@
--- The remote's progress for the monitor: captured and acknowledged positions, and the age of the
--- oldest change not yet applied on the central database (0 when there is none).
+-- The remote's progress for the monitor: captured and acknowledged positions, the age of the
+-- oldest change not yet applied on the central database (0 when there is none), and the first
+-- position not to be sent (a blocked change or a divergence: a halt, told as such, where the
+-- sender stands still on purpose).
 select c.last_position as captured, s.acked_position as acked,
-       coalesce(extract(epoch from now() - oneway.oldest_unapplied_logged_at()), 0)::float8 as lag_seconds
+       coalesce(extract(epoch from now() - oneway.oldest_unapplied_logged_at()), 0)::float8 as lag_seconds,
+       oneway.send_stop() as send_stop
   from oneway.position_counter c cross join oneway.sender_state s

@@ -1,9 +1,6 @@
 package io.oneway.capture;
 
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,14 +14,8 @@ import java.util.Map;
  */
 final class PgOutputDecoder {
 
-    /** A column value of a decoded row: its text form, SQL NULL, or unchanged and not sent (a TOASTed value an update left alone). */
-    static final String UNCHANGED = new String("unchanged-toast");
-    /**
-     * Values over this many bytes are decoded into characters of the exact count, not a String: a
-     * String of 20 million non-Latin-1 characters took 200 MB on its way (the bytes, a buffer of
-     * two bytes per byte, its copy), which ran a 256 MB remote out of memory.
-     */
-    private static final int WIDE_BYTES = 1 << 20;
+    /** A column value unchanged and not sent (a TOASTed value an update left alone); SQL NULL comes as null. */
+    static final TextValue UNCHANGED = new TextValue(new byte[0], 0, 0);
 
     sealed interface Message permits Begin, Commit, RowChange, Ignored {
     }
@@ -40,7 +31,7 @@ final class PgOutputDecoder {
      * A row inserted (op I), updated (U) or deleted (D). oldRow: the old key (or the whole old row
      * under REPLICA IDENTITY FULL) when the stream sent it, else null; newRow: null for a delete.
      */
-    record RowChange(Relation relation, char op, CharSequence[] oldRow, CharSequence[] newRow) implements Message {
+    record RowChange(Relation relation, char op, TextValue[] oldRow, TextValue[] newRow) implements Message {
     }
 
     record Ignored(char type) implements Message {
@@ -73,7 +64,7 @@ final class PgOutputDecoder {
             case 'U' -> {
                 Relation r = known(b.getInt());
                 char kind = (char) b.get();
-                CharSequence[] old = null;
+                TextValue[] old = null;
                 if (kind == 'K' || kind == 'O') {
                     old = tuple(b, r);
                     kind = (char) b.get();
@@ -119,12 +110,12 @@ final class PgOutputDecoder {
         return new Relation(oid, schema, name, columns, key);
     }
 
-    private static CharSequence[] tuple(ByteBuffer b, Relation r) {
+    private static TextValue[] tuple(ByteBuffer b, Relation r) {
         int n = b.getShort();
         if (n != r.columns().length) {
             throw new IllegalStateException("pgoutput sent " + n + " values for " + r.name() + ", which has " + r.columns().length + " columns");
         }
-        CharSequence[] values = new CharSequence[n];
+        TextValue[] values = new TextValue[n];
         for (int i = 0; i < n; i++) {
             char kind = (char) b.get();
             values[i] = switch (kind) {
@@ -132,7 +123,7 @@ final class PgOutputDecoder {
                 case 'u' -> UNCHANGED;
                 case 't' -> {
                     int length = b.getInt();
-                    CharSequence text = length > WIDE_BYTES ? wide(b, length) : new String(b.array(), b.arrayOffset() + b.position(), length, StandardCharsets.UTF_8);
+                    TextValue text = new TextValue(b.array(), b.arrayOffset() + b.position(), length);
                     b.position(b.position() + length);
                     yield text;
                 }
@@ -140,23 +131,6 @@ final class PgOutputDecoder {
             };
         }
         return values;
-    }
-
-    /** A wide value's characters, decoded into an array of their exact count (a 4-byte sequence makes two); b's position stays. */
-    private static CharSequence wide(ByteBuffer b, int length) {
-        ByteBuffer in = b.slice(b.position(), length);
-        int chars = 0;
-        for (int i = 0; i < length; i++) {
-            int x = in.get(i) & 0xFF;
-            chars += (x & 0xC0) == 0x80 ? 0 : x >= 0xF0 ? 2 : 1;
-        }
-        CharBuffer out = CharBuffer.allocate(chars);
-        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder();
-        CoderResult result = decoder.decode(in, out, true);
-        if (result.isError() || in.hasRemaining() || out.hasRemaining()) {
-            throw new IllegalStateException("pgoutput sent a value of " + length + " bytes that is not UTF-8 (" + result + ")");
-        }
-        return out.flip();
     }
 
     private static void expect(ByteBuffer b, char wanted) {

@@ -1,7 +1,5 @@
 package io.oneway.capture;
 
-import io.oneway.support.Utf8;
-
 /**
  * A run of decoded changes on its way into the change log, as the JSON array that
  * oneway.record_wal_changes reads (sql/remote/12-wal.sql). Whether an item is the last of its
@@ -11,36 +9,33 @@ import io.oneway.support.Utf8;
  */
 final class WalBatch {
 
-    /** A buffer that grew past this many characters (a wide row) is let go once emptied, not kept at its size. */
-    private static final int KEPT_CAPACITY = 1 << 20;
+    /** Bytes an item takes besides its table, key and row: its transaction, time, operation, end mark and punctuation. */
+    private static final int ITEM_BYTES = 128;
 
-    private StringBuilder closed = new StringBuilder();
-    private StringBuilder pending = new StringBuilder();
+    /** Items ready, each after the byte kept for '[' or ','; then the item held back, after the same byte. */
+    private JsonBytes closed = new JsonBytes();
+    private JsonBytes pending = new JsonBytes();
     private int closedCount;
 
     /**
      * A change of a table captured from the WAL: its key (the key columns of keySource) and row
-     * (null for a delete), written as JSON objects straight into the batch, so that a wide row is
-     * copied as few times as can be.
+     * (null for a delete), written as JSON objects straight into the batch from the bytes they
+     * came in, so that a wide row is copied once, into an array of its size.
      */
-    void addRow(long xid, String committedAt, String table, char op, String[] columns, CharSequence[] keySource, boolean[] key, CharSequence[] row) {
+    void addRow(long xid, String committedAt, String table, char op, String[] columns, TextValue[] keySource, boolean[] key, TextValue[] row) {
         start(xid, committedAt);
-        long size = 32 + table.length() + Json.objectLength(columns, keySource) + (row == null ? 0 : Json.objectLength(columns, row));
-        pending.ensureCapacity((int) Math.min(Integer.MAX_VALUE - 16, pending.length() + size));
-        pending.append(",\"t\":");
-        Json.string(pending, table);
-        pending.append(",\"o\":\"").append(op).append("\",\"k\":");
-        Json.object(pending, columns, keySource, key);
+        pending.room(ITEM_BYTES + 6L * table.length() + JsonBytes.objectLength(columns, keySource)
+                + (row == null ? 0 : JsonBytes.objectLength(columns, row)));
+        pending.ascii(",\"t\":").string(table).ascii(",\"o\":\"").ascii(op).ascii("\",\"k\":").object(columns, keySource, key);
         if (row != null) {
-            pending.append(",\"r\":");
-            Json.object(pending, columns, row, null);
+            pending.ascii(",\"r\":").object(columns, row, null);
         }
     }
 
     /** A change-log row the transaction inserted itself (reference mode, schema change, sequence, snapshot). */
     void addLogRow(long xid, String committedAt, long logId) {
         start(xid, committedAt);
-        pending.append(",\"l\":").append(logId);
+        pending.ascii(",\"l\":").ascii(Long.toString(logId));
     }
 
     /** The transaction's last item has come. */
@@ -50,24 +45,25 @@ final class WalBatch {
 
     private void start(long xid, String committedAt) {
         close(false);
-        pending.append("{\"x\":").append(xid).append(",\"a\":\"").append(committedAt).append('"');
+        pending.ascii(' ').ascii("{\"x\":").ascii(Long.toString(xid)).ascii(",\"a\":\"").ascii(committedAt).ascii('"');
     }
 
     private void close(boolean transactionEnds) {
-        if (pending.isEmpty()) {
+        if (pending.length() == 0) {
             return;
         }
+        pending.ascii(transactionEnds ? ",\"e\":true}" : ",\"e\":false}");
         if (closedCount == 0) {
             // the first item ready (often a wide row alone): the buffers change places instead of copying it
-            StringBuilder emptied = closed;
+            pending.set(0, '[');
+            JsonBytes emptied = closed;
             closed = pending;
             pending = emptied;
         } else {
-            closed.ensureCapacity(closed.length() + pending.length() + 16);
-            closed.append(',').append(pending);
-            empty(pending);
+            pending.set(0, ',');
+            closed.append(pending);
+            pending.clear();
         }
-        closed.append(",\"e\":").append(transactionEnds).append('}');
         closedCount++;
     }
 
@@ -77,40 +73,29 @@ final class WalBatch {
     }
 
     boolean holdsBack() {
-        return !pending.isEmpty();
+        return pending.length() > 0;
     }
 
-    /** Characters held, about the bytes the database will parse. */
+    /** Bytes held, about the bytes the database will parse. */
     int length() {
         return closed.length() + pending.length();
     }
 
     /**
-     * The items ready, as a JSON array in UTF-8, let go by the batch (the one held back stays): if
-     * recording them fails, the reader starts again from the slot and reads them again. Encoded
-     * straight from the buffer into an array of the exact size, so that a wide row is held twice
-     * here (as characters, then as bytes), where a String and the driver's encoding of it held it
-     * four times.
+     * The items ready, as a JSON array in UTF-8 (its first {@code length()} bytes), let go by the
+     * batch (the one held back stays): if recording them fails, the reader starts again from the
+     * slot and reads them again.
      */
-    byte[] takeReady() {
-        byte[] json = new byte[2 + Utf8.length(closed)];
-        json[0] = '[';
-        json[Utf8.encode(closed, json, 1)] = ']';
-        empty(closed);
+    JsonBytes takeReady() {
+        JsonBytes ready = closed.ascii(']');
+        closed = new JsonBytes();
         closedCount = 0;
-        return json;
+        return ready;
     }
 
     void clear() {
-        empty(closed);
+        closed = new JsonBytes();
+        pending = new JsonBytes();
         closedCount = 0;
-        empty(pending);
-    }
-
-    private static void empty(StringBuilder b) {
-        b.setLength(0);
-        if (b.capacity() > KEPT_CAPACITY) {
-            b.trimToSize();
-        }
     }
 }

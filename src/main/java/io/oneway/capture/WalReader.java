@@ -58,7 +58,7 @@ public final class WalReader {
     private final String slot;
     private final DataSource remote;
     private final int batchItems;
-    private final int batchChars;
+    private final int batchBytes;
     private final ProgressLog progress;
     private final OnewayMetrics metrics;
 
@@ -103,7 +103,7 @@ public final class WalReader {
         this.slot = slot;
         this.remote = remote;
         this.batchItems = batchItems;
-        this.batchChars = batchBytes;
+        this.batchBytes = batchBytes;
         this.slotWatch = new SlotWatch(slot, Duration.ofMillis(stuckAfterMillis));
         this.progress = progress;
         this.metrics = metrics;
@@ -147,8 +147,10 @@ public final class WalReader {
             }
             failure = null;
             failingSince = null;
-        } catch (SQLException | RuntimeException e) {
-            failure = e.getMessage();
+        } catch (SQLException | RuntimeException | Error e) {
+            // an Error too (out of memory while a wide row is read): the message it was handling is gone from the
+            // stream, so reading on would lose it; the slot hands it over again from the last confirmed position
+            failure = e instanceof Error ? e.toString() : e.getMessage();
             if (failingSince == null) {
                 failingSince = Instant.now();
             }
@@ -286,7 +288,7 @@ public final class WalReader {
         }
     }
 
-    /** The next message the slot has, or null; the bytes it came in are not kept while it is handled (a wide row would be held once more). */
+    /** The next message the slot has, or null; its values stay in the bytes it came in until they are copied into the batch. */
     private Message next() throws SQLException {
         ByteBuffer bytes = stream.readPending();
         return bytes == null ? null : decoder.decode(bytes);
@@ -305,7 +307,7 @@ public final class WalReader {
                 return;
             }
             add(r);
-            if (batch.ready() >= batchItems || batch.length() >= batchChars) {
+            if (batch.ready() >= batchItems || batch.length() >= batchBytes) {
                 record();
             }
         } else if (m instanceof Commit c) {
@@ -329,7 +331,7 @@ public final class WalReader {
             batch.addLogRow(txXid, txCommittedAt, Long.parseLong(r.newRow()[logIdColumn(rel)].toString()));
             return;
         }
-        CharSequence[] keySource = r.oldRow() != null ? r.oldRow() : r.newRow();
+        TextValue[] keySource = r.oldRow() != null ? r.oldRow() : r.newRow();
         batch.addRow(txXid, txCommittedAt, tableName(rel), r.op(), rel.columns(), keySource, rel.key(), r.newRow());
     }
 
@@ -351,9 +353,9 @@ public final class WalReader {
         long throughItems = txItems - (batch.holdsBack() ? 1 : 0);
         try (Connection c = remote.getConnection();
                 PreparedStatement ps = c.prepareStatement(SqlScript.load("remote/queries/record-wal-changes.sql"))) {
-            byte[] json = batch.takeReady();
+            JsonBytes json = batch.takeReady();
             // a stream, not setBytes, which copies the array (a wide row)
-            ps.setBinaryStream(1, new ByteArrayInputStream(json), json.length);
+            ps.setBinaryStream(1, new ByteArrayInputStream(json.array(), 0, json.length()), json.length());
             ps.setString(2, LogSequenceNumber.valueOf(txLsn).asString());
             ps.setLong(3, throughItems);
             ps.setBoolean(4, done);

@@ -13,11 +13,24 @@ import io.oneway.wire.ChangeRecord;
  */
 public final class ChangeRows implements RowMapperFactory {
 
+    /**
+     * Rows of a change over this many bytes are read as the bytes the driver received, not as a
+     * String: the driver decodes into a buffer of two bytes per byte and copies it, three times the
+     * row at once.
+     */
+    static final long WIDE_BYTES = 1 << 20;
+
     @Override
     public RowMapper<OutgoingChange> newColumnRowMapper() {
-        return (rs, rowNum) -> new OutgoingChange(new ChangeRecord(rs.getLong("position"), Long.parseLong(rs.getString("txid")),
-                rs.getBoolean("tx_end"), rs.getString("object_type"), rs.getString("op"), "R".equals(rs.getString("capture_mode")),
-                rs.getString("object_id"), rs.getString("row_image"), rs.getString("logged_at"), null), rs.getLong("row_bytes"));
+        return (rs, rowNum) -> {
+            long bytes = rs.getLong("row_bytes");
+            boolean wide = bytes > WIDE_BYTES;
+            // getBytes of a text column hands over the driver's own array of its UTF-8, without a copy
+            return new OutgoingChange(new ChangeRecord(rs.getLong("position"), Long.parseLong(rs.getString("txid")),
+                    rs.getBoolean("tx_end"), rs.getString("object_type"), rs.getString("op"), "R".equals(rs.getString("capture_mode")),
+                    rs.getString("object_id"), wide ? null : rs.getString("row_image"), rs.getString("logged_at"), null), bytes,
+                    wide ? rs.getBytes("row_image") : null);
+        };
     }
 
     @Override

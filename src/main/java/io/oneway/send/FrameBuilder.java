@@ -1,5 +1,6 @@
 package io.oneway.send;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -17,15 +18,19 @@ import io.oneway.wire.ChunkFrame;
  * {@code frameSize} changes and {@code frameBytes} bytes of key and row text and each change's
  * fields around them (position, table, time, integrity code: {@link #ENVELOPE_BYTES}), so that a
  * frame's message stays under the broker's journal-buffer-size however small its rows; a change larger
- * than {@code frameBytes} into pieces ({@link ChunkFrame}) of about that size. Messages are made
- * one at a time as they are sent, so a large row is held once, not once per piece.
+ * than {@code frameBytes} into pieces ({@link ChunkFrame}) of half that many bytes of its UTF-8.
+ * Messages are made one at a time as they are sent, so a large row is held once, as its UTF-8,
+ * not once per piece.
  */
 public final class FrameBuilder {
 
     /** Header of a resend request: the first piece wanted of its first change, when that change goes in pieces. */
     public static final String RESEND_PIECE = "OnewayResendPiece";
-    // a character takes at most 3 bytes in UTF-8 or escaped in a JSON string (a surrogate pair 4 for 2)
-    private static final int BYTES_PER_CHAR = 3;
+    /**
+     * A byte of a row's UTF-8 takes at most two in a message: a quote or backslash escaped in the
+     * piece's JSON string (a row is JSON text, so no control character is in it raw).
+     */
+    private static final int MESSAGE_BYTES_PER_BYTE = 2;
     /**
      * The message bytes of one change besides its key, row and table name: field names and
      * punctuation, position, transaction id, time and integrity code (WireCodec). Without it, a
@@ -62,19 +67,19 @@ public final class FrameBuilder {
         return new Frames(changes, firstPiece == null ? 0 : firstPiece);
     }
 
-    /** Where a row's text is cut: piece k is [cuts[k], cuts[k+1]); never inside a surrogate pair. */
-    static int[] cuts(String row, int pieceChars) {
+    /** Where a row's UTF-8 is cut: piece k is bytes [cuts[k], cuts[k+1]), of at most pieceBytes (at least 4); never inside a character. */
+    static int[] cuts(byte[] row, int pieceBytes) {
         List<Integer> at = new ArrayList<>();
         int i = 0;
-        while (i < row.length()) {
+        while (i < row.length) {
             at.add(i);
-            int next = Math.min(row.length(), i + pieceChars);
-            if (next < row.length() && Character.isHighSurrogate(row.charAt(next - 1))) {
-                next--;
+            int next = Math.min(row.length, i + pieceBytes);
+            while (next < row.length && (row[next] & 0xC0) == 0x80) {
+                next--; // back to the first byte of the character it would cut
             }
             i = next;
         }
-        at.add(row.length());
+        at.add(row.length);
         return at.stream().mapToInt(Integer::intValue).toArray();
     }
 
@@ -83,6 +88,7 @@ public final class FrameBuilder {
         private int next;
         private int firstPiece;
         private ChangeRecord chunked;
+        private byte[] chunkedRow;
         private int[] cuts;
         private String rowHash;
         private int piece;
@@ -102,8 +108,8 @@ public final class FrameBuilder {
             if (!hasNext()) {
                 throw new NoSuchElementException();
             }
-            if (chunked == null && changes.get(next).bytes() > frameBytes && changes.get(next).change().row() != null) {
-                startPieces(changes.get(next++).change());
+            if (chunked == null && changes.get(next).bytes() > frameBytes && changes.get(next).hasRow()) {
+                startPieces(changes.get(next++));
             }
             if (chunked != null) {
                 return nextPiece();
@@ -116,7 +122,7 @@ public final class FrameBuilder {
                 if (!frame.isEmpty() && (bytes + size > frameBytes || c.bytes() > frameBytes)) {
                     break;
                 }
-                frame.add(c.change());
+                frame.add(c.whole());
                 bytes += size;
                 next++;
             }
@@ -124,10 +130,11 @@ public final class FrameBuilder {
             return new ChangeFrame(identity.source(), identity.incarnation(), frame);
         }
 
-        private void startPieces(ChangeRecord change) {
-            chunked = change;
-            cuts = cuts(change.row(), Math.max(1, frameBytes / BYTES_PER_CHAR));
-            rowHash = ChangeChunk.rowHash(change.row());
+        private void startPieces(OutgoingChange change) {
+            chunked = change.change();
+            chunkedRow = change.rowUtf8();
+            cuts = cuts(chunkedRow, frameBytes / MESSAGE_BYTES_PER_BYTE);
+            rowHash = ChangeChunk.rowHash(chunkedRow);
             piece = Math.min(firstPiece, cuts.length - 2);
             firstPiece = 0;
         }
@@ -136,9 +143,11 @@ public final class FrameBuilder {
             ChangeRecord header = new ChangeRecord(chunked.position(), chunked.txid(), chunked.txEnd(), chunked.table(), chunked.op(),
                     chunked.reference(), chunked.key(), null, chunked.loggedAt(), null);
             int count = cuts.length - 1;
-            ChangeChunk chunk = new ChangeChunk(header, piece, count, rowHash, chunked.row().substring(cuts[piece], cuts[piece + 1]), null);
+            ChangeChunk chunk = new ChangeChunk(header, piece, count, rowHash,
+                    new String(chunkedRow, cuts[piece], cuts[piece + 1] - cuts[piece], StandardCharsets.UTF_8), null);
             if (++piece == count) {
                 chunked = null;
+                chunkedRow = null;
                 cuts = null;
             }
             return new ChunkFrame(identity.source(), identity.incarnation(), chunk);

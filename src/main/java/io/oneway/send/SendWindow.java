@@ -49,6 +49,8 @@ public final class SendWindow {
     private long inFlightBytes;
     private long waitingSince;
     private long lastHeard;
+    /** When a message last went out for the first time (epoch ms), or when this replicator started. */
+    private long lastSentAt = System.currentTimeMillis();
     private long retransmitAfter;
     private volatile boolean verifying;
 
@@ -93,6 +95,11 @@ public final class SendWindow {
         return lastHeard;
     }
 
+    /** When a message last went out for the first time (epoch ms), or when this replicator started. */
+    public synchronized long lastSentAt() {
+        return lastSentAt;
+    }
+
     public synchronized long acked() {
         load();
         return acked;
@@ -121,6 +128,7 @@ public final class SendWindow {
             waitingSince = System.currentTimeMillis();
         }
         lastSent = through;
+        lastSentAt = System.currentTimeMillis();
         inFlight.addLast(new long[] {through, bytes});
         inFlightBytes += bytes;
     }

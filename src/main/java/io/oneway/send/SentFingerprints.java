@@ -36,7 +36,7 @@ public final class SentFingerprints {
                 held.clear();
                 first = position;
             }
-            held.addLast(Fingerprint.of(c.change()));
+            held.addLast(c.fingerprint());
             if (held.size() > capacity) {
                 held.removeFirst();
                 first++;

@@ -25,13 +25,14 @@ import io.oneway.support.StallWatch.Stall;
  * ms: captured, sent, received and acknowledged positions, backlog and lag (published as
  * metrics), and the stalls it can see: the central side silent (changes wait and no ack at all
  * came for oneway.notify.silent-after ms), the broker or the remote database unreachable, capture
- * from the WAL failing, standing still while behind, or about to lose the WAL it needs, a
+ * from the WAL failing, standing still while behind, or about to lose the WAL it needs, the
+ * sender not sending what waits, a
  * statement of the replicator waiting on a lock for oneway.notify.lock-wait-after ms.
  */
 public final class TransferMonitor {
 
     /** What a check read; metrics read the last one, never waiting for a check. */
-    private record Progress(long captured, long acked, double lagSeconds) {
+    private record Progress(long captured, long acked, double lagSeconds, long sendStop) {
     }
 
     private final DataSource remote;
@@ -43,7 +44,7 @@ public final class TransferMonitor {
     private final LockWaits lockWaits;
     private final OnewayMetrics metrics;
     private final long silentAfterMillis;
-    private volatile Progress progress = new Progress(0, 0, 0);
+    private volatile Progress progress = new Progress(0, 0, 0, Long.MAX_VALUE);
 
     public TransferMonitor(DataSource remote, SourceIdentity identity, SendWindow window, BrokerProbe broker, StallWatch watch,
             WalReader wal, LockWaits lockWaits, OnewayMetrics metrics, long silentAfterMillis) {
@@ -68,7 +69,8 @@ public final class TransferMonitor {
         metrics.gauge("oneway_backlog_changes", s, () -> Math.max(0, progress.captured() - progress.acked()), "side", "remote");
         metrics.gauge("oneway_lag_seconds", s, () -> progress.lagSeconds(), "side", "remote");
         wal.registerMeters(s);
-        for (String state : List.of("central-silent", "broker-unreachable", "database-unreachable", "capture-stopped", "lock-wait")) {
+        for (String state : List.of("central-silent", "broker-unreachable", "database-unreachable", "capture-stopped", "sender-stopped",
+                "lock-wait")) {
             metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, null) ? 1 : 0, "side", "remote", "state", state);
         }
         for (String name : List.of("oneway_messages_sent", "oneway_bytes_sent", "oneway_messages_received", "oneway_bytes_received",
@@ -112,9 +114,27 @@ public final class TransferMonitor {
             found.add(new Stall("central-silent", identity.source(), "no ack from the central side for " + silentFor / 1000
                     + " s (it is down, halted, or cut off)"));
         }
+        senderStopped(brokerProblem == null, now).ifPresent(found::add);
         List<Map<String, Object>> notices = watch.observe(found, progress.acked(), backlog);
         record(found, backlog);
         return notices;
+    }
+
+    /**
+     * Changes wait to be sent, the send window is open and no halt holds them, yet nothing went
+     * out for oneway.notify.silent-after ms: the sender does not run. Camel stops polling a route
+     * for good when an Error (out of memory, say) escapes its poll, and acks of what was sent
+     * before keep coming, so nothing else tells.
+     */
+    private Optional<Stall> senderStopped(boolean brokerReachable, long now) {
+        long lastSent = window.lastSent();
+        long idle = now - window.lastSentAt();
+        if (!brokerReachable || progress.sendStop() <= lastSent + 1 || progress.captured() <= lastSent || window.sendLimit() <= lastSent || idle < silentAfterMillis) {
+            return Optional.empty();
+        }
+        return Optional.of(new Stall("sender-stopped", identity.source(), "positions " + (lastSent + 1) + ".." + progress.captured()
+                + " wait to be sent and the send window is open, but nothing was sent for " + idle / 1000
+                + " s: route send-changes does not poll, or its sends do not complete (the log tells why; restart the replicator)"));
     }
 
     private Optional<Stall> lockWait() {
@@ -130,7 +150,7 @@ public final class TransferMonitor {
         try (Connection c = remote.getConnection(); PreparedStatement ps = c.prepareStatement(SqlScript.load("remote/queries/read-transfer-progress.sql"));
                 ResultSet rs = ps.executeQuery()) {
             rs.next();
-            return new Progress(rs.getLong("captured"), rs.getLong("acked"), rs.getDouble("lag_seconds"));
+            return new Progress(rs.getLong("captured"), rs.getLong("acked"), rs.getDouble("lag_seconds"), rs.getLong("send_stop"));
         }
     }
 

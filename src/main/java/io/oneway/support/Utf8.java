@@ -1,9 +1,9 @@
 package io.oneway.support;
 
 /**
- * UTF-8 of text without a copy of it whole: its length, its bytes into an array of that size,
- * or its bytes a window at a time into a digest. A row of tens of MB is then held as its text
- * only, where String.getBytes would add a buffer of three bytes per character and a copy.
+ * UTF-8 of text without a copy of it whole: its length, or its bytes a window at a time into a
+ * digest. A row of tens of MB is then held as its text only, where String.getBytes would add a
+ * buffer of three bytes per character and a copy.
  * A lone surrogate (never in PostgreSQL text) is written as '?', as Java's own encoder does.
  */
 public final class Utf8 {
@@ -39,11 +39,6 @@ public final class Utf8 {
             throw new IllegalArgumentException("text of " + n + " bytes in UTF-8, over 2 GB");
         }
         return (int) n;
-    }
-
-    /** Writes all the characters into out from index at (room for {@link #length} bytes); returns the index after them. */
-    public static int encode(CharSequence s, byte[] out, int at) {
-        return encode(s, 0, s.length(), out, at);
     }
 
     /** Feeds the characters' UTF-8 to the sink a window at a time. */

@@ -37,6 +37,12 @@ final class FieldEncoding {
         }
     }
 
+    /** Feeds the form of one field given as its UTF-8 bytes. */
+    static void feed(Utf8.Sink sink, byte[] utf8) {
+        sink.update(head(new byte[5], utf8.length), 0, 5);
+        sink.update(utf8, 0, utf8.length);
+    }
+
     private static byte[] head(byte[] head, int length) {
         head[0] = 0;
         head[1] = (byte) (length >>> 24);

@@ -23,9 +23,20 @@ public final class Fingerprint {
     }
 
     public static byte[] of(ChangeRecord c) {
+        return of(c, null);
+    }
+
+    /** The fingerprint of a change whose row, when rowUtf8 is not null, is these UTF-8 bytes and not in c (a wide row). */
+    public static byte[] of(ChangeRecord c, byte[] rowUtf8) {
         MessageDigest sha = sha256();
         FieldEncoding.feed(sha::update, Long.toString(c.position()), Long.toString(c.txid()), Boolean.toString(c.txEnd()),
-                c.table(), c.op(), Boolean.toString(c.reference()), c.key(), c.reference() ? null : c.row(), c.loggedAt());
+                c.table(), c.op(), Boolean.toString(c.reference()), c.key());
+        if (rowUtf8 != null && !c.reference()) {
+            FieldEncoding.feed(sha::update, rowUtf8);
+        } else {
+            FieldEncoding.feed(sha::update, c.reference() ? null : c.row());
+        }
+        FieldEncoding.feed(sha::update, c.loggedAt());
         return sha.digest();
     }
 

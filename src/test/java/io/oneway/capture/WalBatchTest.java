@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +36,7 @@ class WalBatchTest {
         batch.addRow(8, "2026-12-01T00:00:01Z", "shop.customers", 'D', COLUMNS, row(1, "a"), KEY, null);
         assertEquals(3, batch.ready());
 
-        JsonNode items = JSON.readTree(batch.takeReady());
+        JsonNode items = read(batch.takeReady());
         assertEquals(3, items.size());
         assertEquals("{\"x\":7,\"a\":\"2026-12-01T00:00:00Z\",\"t\":\"shop.customers\",\"o\":\"I\",\"k\":{\"id\":\"1\"},\"r\":{\"id\":\"1\",\"name\":\"a\"},\"e\":false}",
                 items.get(0).toString());
@@ -48,7 +49,7 @@ class WalBatchTest {
         assertEquals(0, batch.ready());
         assertTrue(batch.holdsBack());
         batch.endTransaction();
-        JsonNode rest = JSON.readTree(batch.takeReady());
+        JsonNode rest = read(batch.takeReady());
         assertEquals(1, rest.size());
         assertEquals("D", rest.get(0).get("o").asText());
         assertTrue(rest.get(0).get("r") == null && rest.get(0).get("e").asBoolean());
@@ -62,15 +63,31 @@ class WalBatchTest {
         batch.addRow(9, "2026-12-01T00:00:00Z", "shop.customers", 'U', COLUMNS, row(11, "x"), KEY, row(11, wide));
         batch.endTransaction();
         assertEquals(1, batch.ready());
-        byte[] json = batch.takeReady();
-        JsonNode items = JSON.readTree(json);
+        JsonBytes json = batch.takeReady();
+        JsonNode items = read(json);
         assertEquals(wide, items.get(0).get("r").get("name").asText());
-        assertArrayEquals(items.toString().getBytes(StandardCharsets.UTF_8), json, "the same bytes as Java's own UTF-8 encoder");
+        assertArrayEquals(items.toString().getBytes(StandardCharsets.UTF_8), Arrays.copyOf(json.array(), json.length()),
+                "the same bytes as Jackson's JSON in UTF-8");
         assertEquals(0, batch.length());
         assertFalse(batch.holdsBack());
     }
 
-    private static String[] row(int id, String name) {
-        return new String[] {Integer.toString(id), name};
+    @Test
+    void control_characters_quotes_and_four_byte_characters_come_out_as_json_strings_of_the_same_text() throws Exception {
+        WalBatch batch = new WalBatch();
+        String text = "tab\there \"q\" back\\slash \u0001\u001f nl\n cr\r é 😀 end";
+        batch.addRow(5, "2026-12-01T00:00:00Z", "shop.\"odd\"", 'I', COLUMNS, row(1, text), KEY, row(1, text));
+        batch.endTransaction();
+        JsonNode item = read(batch.takeReady()).get(0);
+        assertEquals(text, item.get("r").get("name").asText());
+        assertEquals("shop.\"odd\"", item.get("t").asText());
+    }
+
+    private static JsonNode read(JsonBytes json) throws Exception {
+        return JSON.readTree(json.array(), 0, json.length());
+    }
+
+    private static TextValue[] row(int id, String name) {
+        return new TextValue[] {TextValue.of(Integer.toString(id)), TextValue.of(name)};
     }
 }

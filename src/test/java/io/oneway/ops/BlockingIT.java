@@ -23,11 +23,18 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import io.oneway.support.StallWatch;
 import io.oneway.testing.CommandOutput;
 import io.oneway.testing.NotificationListener;
 import io.oneway.testing.ReplicationFixture;
 
-/** SPEC §6 on the remote side: a blocked record stops the transfer, operators are told once, unblocking resumes it in order. */
+/**
+ * SPEC §6 on the remote side: a blocked record stops the transfer, operators are told once,
+ * unblocking resumes it in order. And SPEC §4, every stall visible: a sender that no longer sends
+ * while changes wait (route send-changes not polling, as Camel leaves a scheduled route for good
+ * once an Error such as running out of memory escapes its poll) is a stall, though the central
+ * side's acks of what came before keep coming.
+ */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class BlockingIT {
 
@@ -39,7 +46,7 @@ class BlockingIT {
 
     @BeforeAll
     static void start() throws Exception {
-        fixture = new ReplicationFixture("branch1");
+        fixture = new ReplicationFixture("branch1").with("oneway.notify.silent-after", "3000");
         fixture.startCentral();
         notifications = new NotificationListener(fixture.brokerPort());
         settings = Settings.load(Path.of(""), null).with(fixture.commandSettings("branch1"));
@@ -132,6 +139,32 @@ class BlockingIT {
         assertEquals("y", rows(fixture.central(), "select name from shop.customers where id = 4").get(0).get("name"));
         SQLException nothingLeft = assertThrows(SQLException.class, () -> OnewayCommand.run(settings, "unblock", List.of("shop.customers", "{\"id\": 4}")));
         assertTrue(nothingLeft.getMessage().contains("has no blocked change"), nothingLeft.getMessage());
+    }
+
+    @Test
+    @Order(4)
+    void a_sender_that_stops_sending_is_a_stall_with_its_cause_until_it_sends_again() throws Exception {
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
+        assertTrue(notifications.containing("\"sender-stopped\"").isEmpty(), "a halt is no sender stall: " + notifications.received());
+        StallWatch stalls = fixture.remoteBean("branch1", "transferStalls", StallWatch.class);
+        fixture.remoteRoutes("branch1").stopRoute("send-changes");
+        exec(fixture.remote("branch1"), "insert into shop.customers(id, name) values (9001, 'waits for the sender')");
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> stalls.inForce("sender-stopped", "branch1"));
+        HealthCheck.Result health = stalls.call();
+        assertEquals(HealthCheck.State.DOWN, health.getState());
+        String message = health.getMessage().orElse("");
+        assertTrue(message.contains("sender-stopped") && message.contains("wait to be sent") && message.contains("route send-changes"), message);
+        assertFalse(stalls.inForce("central-silent", "branch1"), "the central side's acks keep coming: it is not silent");
+        await().atMost(Duration.ofSeconds(10)).until(() -> notifications.containing("\"stalled\"").stream().anyMatch(n -> n.contains("sender-stopped")));
+        String status = CommandOutput.of(settings, "status");
+        assertTrue(status.contains("sender-stopped: positions"), "./oneway status names it in\n" + status);
+
+        fixture.remoteRoutes("branch1").startRoute("send-changes");
+        await().atMost(Duration.ofSeconds(30)).until(() -> !stalls.inForce("sender-stopped", "branch1"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> notifications.containing("\"recovered\"").stream().anyMatch(n -> n.contains("sender-stopped")));
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
+        assertEquals(1, number(fixture.central(), "select count(*) from shop.customers where id = 9001"));
     }
 
     private static HealthCheck.Result transferHealth() {

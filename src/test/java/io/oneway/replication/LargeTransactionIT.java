@@ -39,8 +39,8 @@ class LargeTransactionIT {
     @BeforeAll
     static void start() {
         fixture = new ReplicationFixture("branch1");
-        central = ReplicatorProcess.start("central", "256m", fixture.centralProperties(), "large-transaction-central");
-        remote = ReplicatorProcess.start("remote", "256m", fixture.remoteProperties("branch1", new Properties()), "large-transaction-remote");
+        central = fixture.watch(ReplicatorProcess.start("central", "256m", fixture.centralProperties(), "large-transaction-central"));
+        remote = fixture.watch(ReplicatorProcess.start("remote", "256m", fixture.remoteProperties("branch1", new Properties()), "large-transaction-remote"));
         exec(fixture.remote("branch1"), "insert into shop.customers(id, name) select g, 'customer ' || g from generate_series(1, ?) g", CUSTOMERS);
         fixture.awaitCaughtUp("branch1", Duration.ofMinutes(2));
     }
@@ -74,7 +74,7 @@ class LargeTransactionIT {
         assertTrue(applied() < stagedAtKill, "the transaction was still being staged, not applied, when killed");
         assertEquals(stagedAtKill - applied(), number(fixture.central(), "select count(*) from oneway.staged_change"),
                 "every staged change survived the kill");
-        central = ReplicatorProcess.start("central", "256m", fixture.centralProperties(), "large-transaction-central");
+        central = fixture.watch(ReplicatorProcess.start("central", "256m", fixture.centralProperties(), "large-transaction-central"));
         String resumedFrom = "applying from position " + (applied() + 1) + " (positions up to " + stagedAtKill + " are staged)";
         assertTrue(central.logLines().stream().anyMatch(l -> l.contains("Source branch1: " + resumedFrom)),
                 "the restarted replicator goes on from what was staged: " + resumedFrom);
@@ -107,7 +107,7 @@ class LargeTransactionIT {
         // the killed remote's retransmissions count too; its counter dies with it
         double retransmitsOfKilled = remote.metric("oneway_retransmits_total") - retransmitsBefore;
         remote.kill();
-        remote = ReplicatorProcess.start("remote", "256m", fixture.remoteProperties("branch1", new Properties()), "large-transaction-remote");
+        remote = fixture.watch(ReplicatorProcess.start("remote", "256m", fixture.remoteProperties("branch1", new Properties()), "large-transaction-remote"));
         fixture.awaitCaughtUp("branch1", Duration.ofMinutes(5));
 
         assertEquals(before + (long) CUSTOMERS * 6, applied());

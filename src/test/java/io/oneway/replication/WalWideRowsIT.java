@@ -25,7 +25,7 @@ class WalWideRowsIT {
         fixture = new ReplicationFixture("branch1").fromWal().lossy(0.05, 0.05, 0.02, 5);
         WideRowsIT.customers(fixture.remote("branch1"), 1);
         fixture.startCentral();
-        remote = ReplicatorProcess.start("remote", "256m", fixture.remoteProperties("branch1", new Properties()), "wal-wide-rows-remote");
+        remote = fixture.watch(ReplicatorProcess.start("remote", "256m", fixture.remoteProperties("branch1", new Properties()), "wal-wide-rows-remote"));
         fixture.captureFromWal("branch1", "shop.customers");
     }
 

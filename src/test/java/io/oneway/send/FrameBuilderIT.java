@@ -1,5 +1,6 @@
 package io.oneway.send;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,8 +13,11 @@ import org.junit.jupiter.api.Test;
 
 import io.oneway.ops.SchemaInstaller.Part;
 import io.oneway.testing.PostgresFixture;
+import io.oneway.wire.ChangeChunk;
 import io.oneway.wire.ChangeFrame;
 import io.oneway.wire.ChangeRecord;
+import io.oneway.wire.ChunkFrame;
+import io.oneway.wire.Fingerprint;
 import io.oneway.wire.WireCodec;
 
 /**
@@ -47,6 +51,46 @@ class FrameBuilderIT {
             assertEquals(20_000, sent);
             assertTrue(frames >= 20_000 / 2000, frames + " frames");
         }
+    }
+
+    /**
+     * A wide row read as its UTF-8 bytes (over ChangeRows.WIDE_BYTES) goes in the same pieces as
+     * the same row read as text: each under the journal-buffer-size even when every byte is
+     * escaped in the message, never cutting a character, put back together into the row its hash
+     * and fingerprint describe.
+     */
+    @Test
+    void a_wide_row_as_bytes_goes_in_the_pieces_of_the_same_row_as_text() {
+        SourceIdentity identity = new SourceIdentity("branch1", PostgresFixture.newDatabase("pieces", Part.REMOTE).dataSource());
+        FrameBuilder builder = new FrameBuilder(identity, 2000, 393216, MAX_MESSAGE_BYTES);
+        WireCodec codec = new WireCodec(MAX_MESSAGE_BYTES);
+        String row = "{\"name\": \"" + "\\\"".repeat(300_000) + "é😀".repeat(200_000) + "x".repeat(500_001) + "\"}";
+        byte[] utf8 = row.getBytes(StandardCharsets.UTF_8);
+        ChangeRecord change = new ChangeRecord(7, 9, true, "shop.customers", "U", false, "{\"id\": 1}", row, "2026-12-01T05:00:00Z", null);
+        OutgoingChange asText = new OutgoingChange(change, utf8.length);
+        OutgoingChange asBytes = new OutgoingChange(new ChangeRecord(7, 9, true, "shop.customers", "U", false, "{\"id\": 1}", null,
+                "2026-12-01T05:00:00Z", null), utf8.length, utf8);
+        assertArrayEquals(Fingerprint.of(change), asBytes.fingerprint());
+
+        List<ChangeChunk> fromText = pieces(builder.frames(List.of(asText)));
+        List<ChangeChunk> fromBytes = pieces(builder.frames(List.of(asBytes)));
+        assertEquals(fromText, fromBytes);
+        StringBuilder whole = new StringBuilder();
+        for (ChangeChunk piece : fromBytes) {
+            int size = codec.encode(new ChunkFrame("branch1", identity.incarnation(), piece)).length;
+            assertTrue(size < JOURNAL_BUFFER_SIZE, "piece " + piece.index() + " is " + size + " bytes");
+            assertEquals(fromBytes.size(), piece.count());
+            whole.append(piece.piece());
+        }
+        assertEquals(row, whole.toString());
+        assertEquals(ChangeChunk.rowHash(row), fromBytes.get(0).rowHash());
+        assertTrue(fromBytes.size() >= utf8.length / (393216 / 2), fromBytes.size() + " pieces");
+    }
+
+    private static List<ChangeChunk> pieces(Iterator<Object> messages) {
+        List<ChangeChunk> pieces = new ArrayList<>();
+        messages.forEachRemaining(m -> pieces.add(((ChunkFrame) m).chunk()));
+        return pieces;
     }
 
     private static List<OutgoingChange> changes(int n, int width) {

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,7 @@ import java.util.Properties;
 import javax.sql.DataSource;
 
 import org.apache.camel.main.Main;
+import org.apache.camel.spi.RouteController;
 
 import io.oneway.main.BrokerUsers;
 import io.oneway.main.EmbeddedBroker;
@@ -44,6 +46,7 @@ public final class ReplicationFixture implements AutoCloseable {
     private final TestDatabase central;
     private final Map<String, TestDatabase> remotes = new HashMap<>();
     private final Map<String, Main> remoteMains = new HashMap<>();
+    private final List<ReplicatorProcess> watched = new ArrayList<>();
     private final Properties common = new Properties();
     private final boolean secured;
     private final Path spool;
@@ -219,6 +222,11 @@ public final class ReplicationFixture implements AutoCloseable {
         return remoteMains.get(source).getCamelContext().getRegistry().lookupByNameAndType(name, type);
     }
 
+    /** The route controller of a running remote replicator: a test stops and starts its routes as a failure would. */
+    public RouteController remoteRoutes(String source) {
+        return remoteMains.get(source).getCamelContext().getRouteController();
+    }
+
     public <T> T centralBean(String name, Class<T> type) {
         return centralMain.getCamelContext().getRegistry().lookupByNameAndType(name, type);
     }
@@ -241,6 +249,15 @@ public final class ReplicationFixture implements AutoCloseable {
         return brokerPort;
     }
 
+    /**
+     * A replicator this fixture's set-up runs in a process of its own: waits fail at once, with
+     * why, when it has ended (out of memory, say) instead of running out their time.
+     */
+    public ReplicatorProcess watch(ReplicatorProcess process) {
+        watched.add(process);
+        return process;
+    }
+
     /** Stops the broker (its journal stays), as an outage would. */
     public void stopBroker() {
         broker.stop();
@@ -258,6 +275,7 @@ public final class ReplicationFixture implements AutoCloseable {
     public void awaitCaughtUp(String source, Duration atMost) {
         String written = (String) Sql.value(remote(source), "select pg_current_wal_lsn()::text");
         await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> {
+            watched.forEach(ReplicatorProcess::checkAlive);
             if (number(remote(source), "select count(*) from oneway.position_counter c left join pg_replication_slots s on s.slot_name = c.wal_slot "
                     + "where c.wal_slot is not null and (s.confirmed_flush_lsn is null or s.confirmed_flush_lsn < ?::pg_lsn)", written) > 0) {
                 return false;

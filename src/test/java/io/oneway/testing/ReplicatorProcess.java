@@ -28,6 +28,8 @@ public final class ReplicatorProcess implements AutoCloseable {
     private final int managementPort;
     private final Path log;
     private final HttpClient http = HttpClient.newHttpClient();
+    /** Killed or stopped by the test: its end is no failure. */
+    private volatile boolean ended;
 
     private ReplicatorProcess(Process process, int managementPort, Path log) {
         this.process = process;
@@ -39,7 +41,7 @@ public final class ReplicatorProcess implements AutoCloseable {
     public static ReplicatorProcess start(String profile, String heap, Properties settings, String logName) {
         int port = Ports.free();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap,
-                "-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path")));
+                "-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog(logName), "-cp", System.getProperty("java.class.path")));
         command.addAll(Distribution.asOptions(withManagement(settings, port)));
         command.add("io.oneway.main.OnewayMain");
         command.add("-profile");
@@ -56,6 +58,11 @@ public final class ReplicatorProcess implements AutoCloseable {
         pb.environment().put("ONEWAY_LOG_DIR", Path.of("target", logName + "-logs").toAbsolutePath().toString());
         pb.environment().put("JAVA_OPTS", String.join(" ", Distribution.asOptions(withManagement(settings, port))));
         return launch(pb, port, profile, logName);
+    }
+
+    /** Where a replicator started by {@link #start} logs its collections: how full its heap ran, when it ran out. */
+    private static Path gcLog(String logName) {
+        return Path.of("target", logName + "-gc.log").toAbsolutePath();
     }
 
     private static Properties withManagement(Properties settings, int port) {
@@ -86,6 +93,7 @@ public final class ReplicatorProcess implements AutoCloseable {
 
     /** SIGKILL, as a crash. */
     public void kill() {
+        ended = true;
         process.destroyForcibly();
         await().atMost(Duration.ofSeconds(30)).until(() -> !process.isAlive());
     }
@@ -140,9 +148,32 @@ public final class ReplicatorProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** @throws IllegalStateException when the process ended without the test ending it, with its exit value and the end of its log and of its GC log */
+    public void checkAlive() {
+        if (ended || process.isAlive()) {
+            return;
+        }
+        List<String> lines = logLines();
+        StringBuilder why = new StringBuilder("the replicator process ended with exit value " + process.exitValue()
+                + " (3: out of memory); the end of " + log + ":\n");
+        lines.subList(Math.max(0, lines.size() - 15), lines.size()).forEach(l -> why.append("  ").append(l).append('\n'));
+        Path gc = gcLog(log.getFileName().toString().replaceFirst("\\.log$", ""));
+        if (java.nio.file.Files.exists(gc)) {
+            try {
+                List<String> collections = java.nio.file.Files.readAllLines(gc);
+                why.append("the end of ").append(gc).append(":\n");
+                collections.subList(Math.max(0, collections.size() - 5), collections.size()).forEach(l -> why.append("  ").append(l).append('\n'));
+            } catch (IOException e) {
+                why.append("(").append(gc).append(" cannot be read: ").append(e.getMessage()).append(")\n");
+            }
+        }
+        throw new IllegalStateException(why.toString());
+    }
+
     /** SIGTERM and wait: an orderly stop. */
     @Override
     public void close() {
+        ended = true;
         if (process.isAlive()) {
             process.destroy();
             try {
