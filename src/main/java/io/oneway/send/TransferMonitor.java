@@ -11,11 +11,14 @@ import java.util.Optional;
 
 import javax.sql.DataSource;
 
+import org.apache.camel.CamelContext;
+
 import io.oneway.capture.WalReader;
 import io.oneway.support.BrokerProbe;
 import io.oneway.support.LinkSilence;
 import io.oneway.support.LockWaits;
 import io.oneway.support.OnewayMetrics;
+import io.oneway.support.PollWatch;
 import io.oneway.support.SqlScript;
 import io.oneway.support.StallWatch;
 import io.oneway.support.StallWatch.Stall;
@@ -26,7 +29,7 @@ import io.oneway.support.StallWatch.Stall;
  * metrics), and the stalls it can see: the central side silent (changes wait and no ack at all
  * came for oneway.notify.silent-after ms), the broker or the remote database unreachable, capture
  * from the WAL failing, standing still while behind, or about to lose the WAL it needs, the
- * sender not sending what waits, a
+ * sender not sending what waits, a route that no longer polls, a
  * statement of the replicator waiting on a lock for oneway.notify.lock-wait-after ms.
  */
 public final class TransferMonitor {
@@ -44,6 +47,7 @@ public final class TransferMonitor {
     private final LockWaits lockWaits;
     private final OnewayMetrics metrics;
     private final long silentAfterMillis;
+    private final PollWatch polls;
     private volatile Progress progress = new Progress(0, 0, 0, Long.MAX_VALUE);
 
     public TransferMonitor(DataSource remote, SourceIdentity identity, SendWindow window, BrokerProbe broker, StallWatch watch,
@@ -57,6 +61,7 @@ public final class TransferMonitor {
         this.lockWaits = lockWaits;
         this.metrics = metrics;
         this.silentAfterMillis = silentAfterMillis;
+        this.polls = new PollWatch(silentAfterMillis);
     }
 
     /** Registers the remote side's meters, so each is exported from the start. */
@@ -70,7 +75,7 @@ public final class TransferMonitor {
         metrics.gauge("oneway_lag_seconds", s, () -> progress.lagSeconds(), "side", "remote");
         wal.registerMeters(s);
         for (String state : List.of("central-silent", "broker-unreachable", "database-unreachable", "capture-stopped", "sender-stopped",
-                "lock-wait")) {
+                "route-stopped", "lock-wait")) {
             metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, null) ? 1 : 0, "side", "remote", "state", state);
         }
         for (String name : List.of("oneway_messages_sent", "oneway_bytes_sent", "oneway_messages_received", "oneway_bytes_received",
@@ -84,7 +89,7 @@ public final class TransferMonitor {
     }
 
     /** @return the notifications due: a stall begun or ended */
-    public synchronized List<Map<String, Object>> check() {
+    public synchronized List<Map<String, Object>> check(CamelContext camel) {
         List<Stall> found = new ArrayList<>();
         try {
             progress = read();
@@ -115,6 +120,10 @@ public final class TransferMonitor {
                     + " s (it is down, halted, or cut off)"));
         }
         senderStopped(brokerProblem == null, now).ifPresent(found::add);
+        String notPolling = polls.problem(camel, now);
+        if (notPolling != null) {
+            found.add(new Stall("route-stopped", identity.source(), notPolling));
+        }
         List<Map<String, Object>> notices = watch.observe(found, progress.acked(), backlog);
         record(found, backlog);
         return notices;
