@@ -9,10 +9,13 @@ import java.util.Map;
 
 import javax.sql.DataSource;
 
+import org.apache.camel.CamelContext;
+
 import io.oneway.support.BrokerProbe;
 import io.oneway.support.LinkSilence;
 import io.oneway.support.LockWaits;
 import io.oneway.support.OnewayMetrics;
+import io.oneway.support.PollWatch;
 import io.oneway.support.SqlScript;
 import io.oneway.support.StallWatch;
 import io.oneway.support.StallWatch.Stall;
@@ -23,7 +26,8 @@ import io.oneway.support.StallWatch.Stall;
  * as metrics from what each receiver last published), and the stalls it can see: a source silent
  * (nothing from it, not even a heartbeat, for oneway.notify.silent-after ms), the broker or the
  * central database unreachable, a statement applying changes waiting on a lock for
- * oneway.notify.lock-wait-after ms (a replicated schema change behind a report's long query).
+ * oneway.notify.lock-wait-after ms (a replicated schema change behind a report's long query), a
+ * route that no longer polls (PollWatch).
  */
 public final class SourcesMonitor {
 
@@ -34,6 +38,7 @@ public final class SourcesMonitor {
     private final LockWaits lockWaits;
     private final OnewayMetrics metrics;
     private final long silentAfterMillis;
+    private final PollWatch polls;
     private volatile List<String> sources = List.of();
 
     public SourcesMonitor(DataSource central, GapDetector detector, BrokerProbe broker, StallWatch watch, LockWaits lockWaits,
@@ -45,6 +50,7 @@ public final class SourcesMonitor {
         this.lockWaits = lockWaits;
         this.metrics = metrics;
         this.silentAfterMillis = silentAfterMillis;
+        this.polls = new PollWatch(silentAfterMillis);
     }
 
     /** Registers the meters of the sources this replicator receives from, so each is exported from the start. */
@@ -59,7 +65,7 @@ public final class SourcesMonitor {
             metrics.gauge("oneway_parked_changes", s, () -> status(s).parkedChanges());
             metrics.gauge("oneway_parked_bytes", s, () -> status(s).parkedBytes());
             metrics.gauge("oneway_staged_pending", s, () -> status(s).staged());
-            for (String state : List.of("source-silent", "broker-unreachable", "database-unreachable", "lock-wait")) {
+            for (String state : List.of("source-silent", "broker-unreachable", "database-unreachable", "route-stopped", "lock-wait")) {
                 metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, s) ? 1 : 0, "side", "central", "state", state);
             }
             for (String name : List.of("oneway_messages_received", "oneway_bytes_received", "oneway_messages_sent", "oneway_bytes_sent",
@@ -73,13 +79,17 @@ public final class SourcesMonitor {
     }
 
     /** @return the notifications due: a stall begun or ended */
-    public synchronized List<Map<String, Object>> check() {
+    public synchronized List<Map<String, Object>> check(CamelContext camel) {
         List<Stall> found = new ArrayList<>();
         String databaseProblem = null;
         long now = System.currentTimeMillis();
         String brokerProblem = link.brokerProblem(now);
         if (brokerProblem != null) {
             found.add(new Stall("broker-unreachable", null, brokerProblem));
+        }
+        String notPolling = polls.problem(camel, now);
+        if (notPolling != null) {
+            found.add(new Stall("route-stopped", null, notPolling));
         }
         long backlog = 0;
         long applied = 0;
@@ -111,6 +121,9 @@ public final class SourcesMonitor {
                 }
                 if (lockWait != null) {
                     stalls.add(lockWait.state() + ": " + lockWait.cause());
+                }
+                if (notPolling != null) {
+                    stalls.add("route-stopped: " + notPolling);
                 }
                 backlog += backlog(st);
                 applied += st.applied();
