@@ -87,6 +87,23 @@ class FrameBuilderIT {
         assertTrue(fromBytes.size() >= utf8.length / (393216 / 2), fromBytes.size() + " pieces");
     }
 
+    /** With a frame-bytes over ChangeRows.WIDE_BYTES, a row read as bytes that fits in a frame goes whole in it, as its text. */
+    @Test
+    void a_wide_row_as_bytes_that_fits_a_large_frame_goes_in_it_as_its_text() {
+        SourceIdentity identity = new SourceIdentity("branch1", PostgresFixture.newDatabase("large_frames", Part.REMOTE).dataSource());
+        FrameBuilder builder = new FrameBuilder(identity, 2000, 4 * 1024 * 1024, MAX_MESSAGE_BYTES);
+        String row = "{\"name\": \"" + "é😀".repeat(300_000) + "\"}";
+        byte[] utf8 = row.getBytes(StandardCharsets.UTF_8);
+        assertTrue(utf8.length > ChangeRows.WIDE_BYTES && utf8.length < 4 * 1024 * 1024);
+        OutgoingChange asBytes = new OutgoingChange(new ChangeRecord(7, 9, true, "shop.customers", "U", false, "{\"id\": 1}", null,
+                "2026-12-01T05:00:00Z", null), utf8.length, utf8);
+        Iterator<Object> messages = builder.frames(List.of(asBytes));
+        ChangeFrame frame = (ChangeFrame) messages.next();
+        assertEquals(row, frame.changes().get(0).row());
+        assertTrue(!messages.hasNext(), "one frame");
+        assertArrayEquals(Fingerprint.of(frame.changes().get(0)), asBytes.fingerprint());
+    }
+
     private static List<ChangeChunk> pieces(Iterator<Object> messages) {
         List<ChangeChunk> pieces = new ArrayList<>();
         messages.forEachRemaining(m -> pieces.add(((ChunkFrame) m).chunk()));
