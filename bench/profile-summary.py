@@ -2,7 +2,9 @@
 """bench: where the replicator's CPU time goes, from a JFR recording's execution samples.
 
 Reads `jfr print --events jdk.ExecutionSample` output on stdin; prints the share of samples by
-area (the first frame of a stack that falls into a known area, searched from the top)."""
+area (the first frame of a stack that falls into a known area, searched from the top). With two
+arguments FROM and TO (local times HH:MM:SS, as `date +%T` gives), only the samples taken between
+them count: a recording that runs from the JVM's start is dumped whole chunks at a time."""
 import re
 import sys
 from collections import Counter
@@ -16,16 +18,20 @@ AREAS = [
     ("Camel routing", r"org\.apache\.camel"),
     ("Oneway", r"io\.oneway"),
 ]
-stacks, current = [], []
+window = sys.argv[1:3] if len(sys.argv) > 2 else None
+stacks, current, inside = [], [], True
 for line in sys.stdin:
     m = re.match(r"\s+([\w$.<>]+)\(", line)
-    if m:
+    t = re.match(r"\s+startTime = (\d\d:\d\d:\d\d)", line)
+    if t and window:
+        inside = window[0] <= t.group(1) <= window[1]
+    elif m:
         current.append(m.group(1))
     elif line.startswith("jdk.ExecutionSample"):
-        if current:
+        if current and inside:
             stacks.append(current)
         current = []
-if current:
+if current and inside:
     stacks.append(current)
 areas, tops = Counter(), Counter()
 for s in stacks:

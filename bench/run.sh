@@ -353,7 +353,7 @@ record "snapshot of a $SNAPSHOT_ROWS-row table ($((items_bytes / 1048576)) MB): 
 # (bin/oneway run --profile), each logged in to its own broker from bin/oneway create-broker, the
 # brokers joined by core bridges (changes to the head office's broker, replies back). Measured in
 # this topology: live at full speed and a running replicator's catch-up, each with a CPU profile of
-# both replicators (JFR, started and stopped around the phase) and the CPU seconds each process
+# both replicators (JFR, the phase's part of a recording that runs from their start) and the CPU seconds each process
 # used; then the drains after an outage: a writer at OUTAGE_TPS runs through OUTAGE_MINUTES without
 # the central replicator, then without the head office's broker, and 90 s beyond; the figure is how
 # fast the backlog drains once the part is back.
@@ -378,7 +378,9 @@ start_broker() { # $1 branch|central
   until (echo > /dev/tcp/127.0.0.1/$port) 2>/dev/null; do sleep 0.2; done
 }
 start_role() { # $1 remote|central, $2 broker user, $3 management port, $4 broker port
-  JAVA_OPTS="$DBS -Doneway.broker.url=tcp://127.0.0.1:$4 -Doneway.broker.user=$2 -Doneway.broker.password=DEMO-ONLY-$2-broker-password -Dcamel.management.port=$3 ${REPLICATOR_OPTS:-}" \
+  # the recording runs from the start: one started by jcmd mid-run makes the JIT throw away and
+  # recompile the replicator's compiled code (JVMTI invalidates it), on the measured phase's cores
+  JAVA_OPTS="$DBS -XX:StartFlightRecording=name=split,settings=profile -Doneway.broker.url=tcp://127.0.0.1:$4 -Doneway.broker.user=$2 -Doneway.broker.password=DEMO-ONLY-$2-broker-password -Dcamel.management.port=$3 ${REPLICATOR_OPTS:-}" \
     ONEWAY_LOG_DIR="$OUT/split-$1" "$DIST/bin/oneway" run --profile "$1" > /dev/null 2>&1 &
   eval "${1^^}_PID=$!"
 }
@@ -389,12 +391,11 @@ cpu_now() { # the machine's busy CPU ticks, then each process's of split_pids
   echo "$(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat) $(for p in $(split_pids); do awk '{printf "%d ", $14 + $15}' /proc/$p/stat; done)"
 }
 profiled() { # $1 phase, rest: a command run with both replicators recorded by JFR and the CPU counted
-  local pid before after
-  for pid in $REMOTE_PID $CENTRAL_PID; do jcmd "$pid" JFR.start name="$1" settings=profile filename="$OUT/split-$1-$pid.jfr" > /dev/null; done
-  before=$(cpu_now)
+  local pid before after begin end
+  begin=$(date +%T); before=$(cpu_now)
   "${@:2}"
-  after=$(cpu_now)
-  for pid in $REMOTE_PID $CENTRAL_PID; do jcmd "$pid" JFR.stop name="$1" > /dev/null; done
+  after=$(cpu_now); end=$(date +%T)
+  for pid in $REMOTE_PID $CENTRAL_PID; do jcmd "$pid" JFR.dump name=split begin="$begin" filename="$OUT/split-$1-$pid.jfr" > /dev/null; done
   python3 - "$(getconf CLK_TCK)" "$before" "$after" > "$OUT/split-$1-cpu.txt" <<'PY'
 import sys
 hz = int(sys.argv[1]); b = [int(x) for x in sys.argv[2].split()]; a = [int(x) for x in sys.argv[3].split()]
@@ -406,7 +407,7 @@ PY
   { echo "split deployment, $1 phase:"; cat "$OUT/split-$1-cpu.txt"
     for pid in $REMOTE_PID $CENTRAL_PID; do
       echo "$([ "$pid" = "$REMOTE_PID" ] && echo remote || echo central) replicator, CPU samples by area:"
-      jfr print --events jdk.ExecutionSample "$OUT/split-$1-$pid.jfr" | python3 bench/profile-summary.py
+      jfr print --events jdk.ExecutionSample "$OUT/split-$1-$pid.jfr" | python3 bench/profile-summary.py "$begin" "$end"
     done; } >> "$OUT/split-profiles.txt"
 }
 : > "$OUT/split-profiles.txt"

@@ -1,7 +1,6 @@
 package io.oneway.wire;
 
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 
 import io.oneway.support.Utf8;
@@ -25,22 +24,14 @@ public record ChangeChunk(ChangeRecord change, int index, int count, String rowH
 
     /** The hash every piece of a row carries: SHA-256 of its UTF-8 text, Base64. */
     public static String rowHash(String row) {
-        MessageDigest sha = sha256();
+        MessageDigest sha = Sha256.digest();
         Utf8.feed(row, sha::update);
         return Base64.getEncoder().encodeToString(sha.digest());
     }
 
     /** The same hash, of a row given as its UTF-8. */
     public static String rowHash(byte[] rowUtf8) {
-        return Base64.getEncoder().encodeToString(sha256().digest(rowUtf8));
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is not available", e);
-        }
+        return Base64.getEncoder().encodeToString(Sha256.digest().digest(rowUtf8));
     }
 
     public ChangeChunk withMac(String newMac) {

@@ -1,7 +1,6 @@
 package io.oneway.wire;
 
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 
 /**
@@ -28,21 +27,25 @@ public final class Fingerprint {
 
     /** The fingerprint of a change whose row, when rowUtf8 is not null, is these UTF-8 bytes and not in c (a wide row). */
     public static byte[] of(ChangeRecord c, byte[] rowUtf8) {
-        MessageDigest sha = sha256();
-        FieldEncoding.feed(sha::update, Long.toString(c.position()), Long.toString(c.txid()), Boolean.toString(c.txEnd()),
-                c.table(), c.op(), Boolean.toString(c.reference()), c.key());
+        MessageDigest sha = Sha256.digest();
+        String position = Long.toString(c.position());
+        String txid = Long.toString(c.txid());
+        String txEnd = Boolean.toString(c.txEnd());
+        String reference = Boolean.toString(c.reference());
         if (rowUtf8 != null && !c.reference()) {
+            FieldEncoding.feed(sha::update, position, txid, txEnd, c.table(), c.op(), reference, c.key());
             FieldEncoding.feed(sha::update, rowUtf8);
+            FieldEncoding.feed(sha::update, c.loggedAt());
         } else {
-            FieldEncoding.feed(sha::update, c.reference() ? null : c.row());
+            FieldEncoding.feed(sha::update, position, txid, txEnd, c.table(), c.op(), reference, c.key(),
+                    c.reference() ? null : c.row(), c.loggedAt());
         }
-        FieldEncoding.feed(sha::update, c.loggedAt());
         return sha.digest();
     }
 
     /** The running digest after a change with this fingerprint. */
     public static byte[] chain(byte[] digest, byte[] fingerprint) {
-        MessageDigest sha = sha256();
+        MessageDigest sha = Sha256.digest();
         sha.update(digest);
         return sha.digest(fingerprint);
     }
@@ -54,13 +57,5 @@ public final class Fingerprint {
     /** @throws IllegalArgumentException when the text is not Base64 */
     public static byte[] bytes(String text) {
         return Base64.getDecoder().decode(text);
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is not available", e);
-        }
     }
 }
