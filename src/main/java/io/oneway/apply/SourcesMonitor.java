@@ -65,7 +65,7 @@ public final class SourcesMonitor {
             metrics.gauge("oneway_parked_changes", s, () -> status(s).parkedChanges());
             metrics.gauge("oneway_parked_bytes", s, () -> status(s).parkedBytes());
             metrics.gauge("oneway_staged_pending", s, () -> status(s).staged());
-            for (String state : List.of("source-silent", "broker-unreachable", "database-unreachable", "route-stopped", "lock-wait")) {
+            for (String state : List.of("source-silent", "broker-unreachable", "database-unreachable", "route-stopped", "lock-wait", "monitor-stopped")) {
                 metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, s) ? 1 : 0, "side", "central", "state", state);
             }
             for (String name : List.of("oneway_messages_received", "oneway_bytes_received", "oneway_messages_sent", "oneway_bytes_sent",

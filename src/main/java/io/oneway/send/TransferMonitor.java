@@ -75,7 +75,7 @@ public final class TransferMonitor {
         metrics.gauge("oneway_lag_seconds", s, () -> progress.lagSeconds(), "side", "remote");
         wal.registerMeters(s);
         for (String state : List.of("central-silent", "broker-unreachable", "database-unreachable", "capture-stopped", "sender-stopped",
-                "route-stopped", "lock-wait")) {
+                "route-stopped", "lock-wait", "monitor-stopped")) {
             metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, null) ? 1 : 0, "side", "remote", "state", state);
         }
         for (String name : List.of("oneway_messages_sent", "oneway_bytes_sent", "oneway_messages_received", "oneway_bytes_received",

@@ -6,16 +6,21 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.camel.CamelContext;
+import org.apache.camel.Consumer;
 import org.apache.camel.Route;
+import org.apache.camel.component.timer.TimerConsumer;
 import org.apache.camel.support.ScheduledPollConsumer;
 
 /**
- * Routes whose consumer polls on a schedule (the sql: routes: assigner, sender, snapshot, purge)
- * and no longer polls. Camel stops scheduling such a consumer for good when an Error (out of
- * memory, a stack overflow) escapes its poll: ScheduledPollConsumer logs it and rethrows it, and
- * the executor cancels the task, while the route still shows as started. Its poll counter then
- * stands still; a consumer in the middle of a poll, suspended or stopped is left to the other
- * checks (a poll that waits on a lock is the stall lock-wait).
+ * Routes whose consumer runs on a schedule and no longer runs: the sql: routes (assigner,
+ * sender, snapshot, purge) and the timer: routes (WAL reader, acknowledgements, heartbeats,
+ * resends, the monitors). Camel stops such a consumer for good when an Error (out of memory, a
+ * stack overflow) escapes a run, while the route still shows as started: ScheduledPollConsumer
+ * logs it and rethrows it, and the executor cancels the task; a timer route's step lets it reach
+ * the java.util.Timer, whose thread then ends (TimerRouteErrorTest). Its run counter then stands
+ * still; a consumer in the middle of a run, suspended or stopped is left to the other checks (a
+ * run that waits on a lock is the stall lock-wait). The route that runs the check itself is
+ * watched by the health check instead (StallWatch: a check that is overdue).
  */
 public final class PollWatch {
 
@@ -25,28 +30,43 @@ public final class PollWatch {
     private final long quietMillis;
     private final Map<String, Seen> seen = new HashMap<>();
 
-    /** @param quietMillis how long a route may go without a poll (or three of its delays, if longer) before it is named */
+    /** @param quietMillis how long a route may go without a run (or three of its intervals, if longer) before it is named */
     public PollWatch(long quietMillis) {
         this.quietMillis = quietMillis;
     }
 
-    /** @return the started routes that no longer poll, with why, or null */
+    /** @return the started routes that no longer run, with why, or null */
     public synchronized String problem(CamelContext camel, long now) {
         List<String> stopped = new ArrayList<>();
         for (Route route : camel.getRoutes()) {
             String id = route.getRouteId();
-            if (!(route.getConsumer() instanceof ScheduledPollConsumer c) || !c.isStarted() || c.isSuspended() || c.isPolling()) {
+            Schedule schedule = schedule(route.getConsumer());
+            if (schedule == null) {
                 seen.remove(id);
                 continue;
             }
             Seen s = seen.get(id);
-            if (s == null || s.counter() != c.getCounter()) {
-                seen.put(id, new Seen(c.getCounter(), now));
-            } else if (now - s.since() >= Math.max(quietMillis, 3 * Math.max(c.getDelay(), c.getInitialDelay()))) {
+            if (s == null || s.counter() != schedule.counter()) {
+                seen.put(id, new Seen(schedule.counter(), now));
+            } else if (now - s.since() >= Math.max(quietMillis, 3 * schedule.interval())) {
                 stopped.add(id + " (none for " + (now - s.since()) / 1000 + " s)");
             }
         }
-        return stopped.isEmpty() ? null : "routes that poll on a schedule no longer poll: " + String.join(", ", stopped)
-                + "; Camel stops polling a route for good when an Error escapes its poll (the log has it): restart the replicator";
+        return stopped.isEmpty() ? null : "routes that run on a schedule no longer run: " + String.join(", ", stopped)
+                + "; Camel stops running a route for good when an Error escapes a run (the log has it): restart the replicator";
+    }
+
+    /** How often a consumer runs and how many runs it made, when it is started, not suspended and between runs; else null. */
+    private record Schedule(long counter, long interval) {
+    }
+
+    private static Schedule schedule(Consumer consumer) {
+        if (consumer instanceof ScheduledPollConsumer c && c.isStarted() && !c.isSuspended() && !c.isPolling()) {
+            return new Schedule(c.getCounter(), Math.max(c.getDelay(), c.getInitialDelay()));
+        }
+        if (consumer instanceof TimerConsumer c && c.isStarted() && !c.isSuspended() && !c.isPolling()) {
+            return new Schedule(c.getCounter(), Math.max(c.getPeriod(), c.getDelay()));
+        }
+        return null;
     }
 }

@@ -1,5 +1,6 @@
 package io.oneway.support;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * force, since when and why. Each change of state is told once: one log line (ERROR when a stall
  * begins, INFO when it ends, with how long it lasted and how much was caught up since), one
  * notification ({@code stalled}, then {@code recovered}), and the health check, DOWN while any is
- * in force. The monitors of each side feed it what they found at each check.
+ * in force. The monitors of each side feed it what they found at each check; a monitor whose
+ * check is overdue (its route no longer runs, see PollWatch) makes the health check DOWN too,
+ * since nothing would tell a stall any more.
  */
 public final class StallWatch extends RegisteredHealthCheck {
 
@@ -32,12 +35,25 @@ public final class StallWatch extends RegisteredHealthCheck {
 
     private static final Logger LOG = LoggerFactory.getLogger(StallWatch.class);
     private final String side;
+    private final long overdueMillis;
+    private final Clock clock;
     private Map<String, Active> active = new LinkedHashMap<>();
+    // null until the side's monitor first checked (a side this replicator does not run never does)
+    private Instant checkedAt;
 
-    /** @param side what is watched, as named in health checks and notifications: "transfer" or "apply" */
-    public StallWatch(String side) {
+    /**
+     * @param side          what is watched, as named in health checks and notifications: "transfer" or "apply"
+     * @param overdueMillis how long after its last check the monitor is reported as not running
+     */
+    public StallWatch(String side, long overdueMillis) {
+        this(side, overdueMillis, Clock.systemUTC());
+    }
+
+    StallWatch(String side, long overdueMillis, Clock clock) {
         super("oneway", "oneway-" + side + "-link");
         this.side = side;
+        this.overdueMillis = overdueMillis;
+        this.clock = clock;
     }
 
     /**
@@ -47,7 +63,8 @@ public final class StallWatch extends RegisteredHealthCheck {
      * @return the notifications due
      */
     public synchronized List<Map<String, Object>> observe(List<Stall> found, long progress, long backlog) {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
+        checkedAt = now;
         Map<String, Active> next = new LinkedHashMap<>();
         List<Map<String, Object>> notices = new ArrayList<>();
         for (Stall s : found) {
@@ -75,8 +92,11 @@ public final class StallWatch extends RegisteredHealthCheck {
         return notices;
     }
 
-    /** Whether a state is in force (for a source, or for any when source is null). */
+    /** Whether a state is in force (for a source, or for any when source is null); monitor-stopped: the monitor's check is overdue. */
     public synchronized boolean inForce(String state, String source) {
+        if ("monitor-stopped".equals(state)) {
+            return overdue() != null;
+        }
         return active.values().stream().anyMatch(a -> a.stall().state().equals(state)
                 && (source == null || a.stall().source() == null || source.equals(a.stall().source())));
     }
@@ -97,16 +117,33 @@ public final class StallWatch extends RegisteredHealthCheck {
 
     @Override
     protected synchronized void doCall(HealthCheckResultBuilder builder, Map<String, Object> options) {
-        if (active.isEmpty()) {
+        String overdue = overdue();
+        if (active.isEmpty() && overdue == null) {
             builder.up();
             return;
         }
         builder.down();
-        builder.message("STALLED: " + String.join("; ", active.values().stream().map(a -> a.stall().state()
+        List<String> causes = new ArrayList<>(active.values().stream().map(a -> a.stall().state()
                 + (a.stall().source() == null ? "" : " (source " + a.stall().source() + ")") + " since " + a.since() + ": " + a.stall().cause())
-                .toList()));
+                .toList());
+        if (overdue != null) {
+            causes.add(overdue);
+            builder.detail("monitor-overdue", overdue);
+        }
+        builder.message("STALLED: " + String.join("; ", causes));
         builder.detail("stalls", active.size());
         active.values().forEach(a -> builder.detail(a.stall().key(), a.stall().cause() + " (since " + a.since() + ")"));
+    }
+
+    /** Why the monitor's last check is too old, or null. */
+    String overdue() {
+        if (checkedAt == null) {
+            return null;
+        }
+        long since = Duration.between(checkedAt, clock.instant()).toMillis();
+        return since < overdueMillis ? null : "monitor-stopped: the " + side + " monitor last checked " + human(Duration.ofMillis(since))
+                + " ago, so a stall would go untold: its route (" + ("transfer".equals(side) ? "watch-link" : "watch-sources-link")
+                + ") no longer runs (the log tells why; restart the replicator)";
     }
 
     private Map<String, Object> notice(String event, Active a, Instant now, long progress, long backlog) {

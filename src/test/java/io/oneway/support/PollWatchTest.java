@@ -1,11 +1,13 @@
 package io.oneway.support;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.camel.CamelContext;
 import org.apache.camel.Component;
@@ -20,9 +22,10 @@ import org.apache.camel.support.ScheduledPollEndpoint;
 import org.junit.jupiter.api.Test;
 
 /**
- * A route whose scheduled consumer let an Error escape its poll, in a real CamelContext: Camel
- * never polls it again though the route stays started, and PollWatch names it once the quiet
- * time passed; while it polls, or once it is stopped on purpose, it is not named.
+ * A route whose scheduled consumer let an Error escape its poll, and a timer route whose step
+ * threw one, in a real CamelContext: Camel never runs either again though the route stays
+ * started, and PollWatch names it once the quiet time passed; while it runs, or once it is
+ * stopped on purpose, it is not named.
  */
 class PollWatchTest {
 
@@ -89,6 +92,44 @@ class PollWatchTest {
 
             camel.getRouteController().stopRoute("polls");
             assertNull(watch.problem(camel, System.currentTimeMillis() + 60_000), "a route stopped on purpose");
+        }
+    }
+
+    @Test
+    void a_timer_route_whose_step_threw_an_error_never_fires_again_and_is_named() throws Exception {
+        AtomicBoolean fail = new AtomicBoolean();
+        AtomicInteger fired = new AtomicInteger();
+        try (CamelContext camel = new DefaultCamelContext()) {
+            camel.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from("timer:ticks?period=10").routeId("ticks").process(exchange -> {
+                        fired.incrementAndGet();
+                        if (fail.get()) {
+                            throw new StackOverflowError("thrown by the test from a timer route's step");
+                        }
+                    });
+                }
+            });
+            // the Error leaves its exchange in flight for good: a graceful stop would wait its 45 s for it
+            camel.getShutdownStrategy().setTimeout(1);
+            camel.start();
+            PollWatch watch = new PollWatch(300);
+            long start = System.currentTimeMillis();
+            await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(10)).until(() -> System.currentTimeMillis() - start > 600 && watch.problem(camel, System.currentTimeMillis()) == null);
+            assertNull(watch.problem(camel, System.currentTimeMillis()), "a timer route that fires");
+
+            fail.set(true);
+            await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(10)).until(() -> watch.problem(camel, System.currentTimeMillis()) != null);
+            int firedThen = fired.get();
+            String problem = watch.problem(camel, System.currentTimeMillis());
+            assertTrue(problem.contains("ticks (none for") && problem.contains("restart the replicator"), problem);
+            assertTrue(camel.getRouteController().getRouteStatus("ticks").isStarted(), "Camel still shows the route as started");
+            // the Error ended the java.util.Timer's thread (Awaitility is told to leave it uncaught):
+            // 30 periods later the step has not run again
+            long named = System.currentTimeMillis();
+            await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(10)).until(() -> System.currentTimeMillis() - named > 300);
+            assertEquals(firedThen, fired.get(), "the timer fired again");
         }
     }
 }
