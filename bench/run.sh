@@ -26,6 +26,7 @@
 # REPLICATOR_OPTS (extra JVM options of the replicator, e.g. -Doneway.send.frame-size=2000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
 ROOT=$(pwd)
 V=15; REM=5433; CEN=5434
 N=${N:-30000}; LIVE_SECONDS=${LIVE_SECONDS:-60}; RATE_TPS=${RATE_TPS:-100}; LOSSY_N=${LOSSY_N:-10000}
@@ -33,12 +34,6 @@ OUTAGE_MINUTES=${OUTAGE_MINUTES:-2}; OUTAGE_TPS=${OUTAGE_TPS:-150}; SNAPSHOT_ROW
 OUT=$ROOT/target/bench; mkdir -p "$OUT"; rm -rf "$OUT/data" "$OUT"/broker-* "$OUT"/split-*
 RESULTS=$OUT/results.md
 REPLICATOR_PID=; REMOTE_PID=; CENTRAL_PID=; BRANCH_BROKER_PID=; CENTRAL_BROKER_PID=
-
-log() { echo "[bench $(date +%T)] $*" >&2; }
-q() { psql -h localhost -p "$1" -U postgres -d "$2" -qAtX -c "$3"; }
-now() { date +%s.%N; }
-rate() { python3 -c "print(int($1 / ($3 - $2)))"; }
-record() { echo "$*" | tee -a "$RESULTS" >&2; }
 
 cleanup() {
   for pid in $REPLICATOR_PID $REMOTE_PID $CENTRAL_PID $BRANCH_BROKER_PID $CENTRAL_BROKER_PID; do kill "$pid" 2>/dev/null || true; done
@@ -53,38 +48,14 @@ DIST=$(ls -d "$ROOT"/target/oneway-*/ | head -1)
 
 log "creating clusters $REM (remote) and $CEN (central)"
 cleanup
-for c in onewayrem:$REM onewaycen:$CEN; do
-  name=${c%%:*}; port=${c##*:}
-  pg_createcluster $V "$name" -p "$port" -- -A trust >/dev/null
-  cat >> /etc/postgresql/$V/$name/postgresql.conf <<CONF
-wal_level = logical
-shared_buffers = 512MB
-synchronous_commit = ${SYNC:-off}
-max_wal_size = 4GB
-max_connections = 100
-shared_preload_libraries = 'pg_stat_statements'
-pg_stat_statements.track = all
-CONF
-  pg_ctlcluster --skip-systemctl-redirect $V "$name" start
-done
+create_clusters
 cp bench/workload.sql /tmp/oneway_bench_tx.sql; chmod 644 /tmp/oneway_bench_tx.sql
-make_db() { # $1: a database of the anchor schema on both clusters
-  for p in $REM $CEN; do
-    q $p postgres "create database $1"
-    psql -h localhost -p $p -U postgres -d "$1" -qX -f bench/schema.sql >/dev/null
-  done
-}
-same_customers() { # $1 database: the seed sets updated_at = now(), so the central side gets the remote's rows
-  q $CEN "$1" "truncate customers cascade"
-  psql -h localhost -p $REM -U postgres -d "$1" -qAtX -c "\copy customers to stdout" | psql -h localhost -p $CEN -U postgres -d "$1" -qX -c "\copy customers from stdin"
-}
 verify_db() { # $1 database, $2 tables, $3 output file: Oneway's verify of both sides
   java -cp "$CP" -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/$1" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/$1" \
     -Doneway.apply.tables="$2" io.oneway.ops.OnewayCommand verify > "$3" 2>&1 || true
 }
 for db in bench native scratch; do make_db $db; done
 for db in bench native; do same_customers $db; done
-pgb() { pgbench -n -h localhost -p $REM -U postgres -c 2 -j 2 -f /tmp/oneway_bench_tx.sql "$@"; }
 
 echo "# Oneway benchmark results ($(date -u +%F\ %T) UTC, $(nproc) cores, PostgreSQL $V, N=$N)" > "$RESULTS"
 
@@ -115,12 +86,6 @@ q $CEN native "drop subscription s"
 
 # --- capture write cost ---------------------------------------------------------------------
 log "capture write cost"
-install() { # $1 database: Oneway's SQL on both sides, as an operator installs it
-  for side in remote central; do
-    JAVA_OPTS="-Doneway.remote.jdbc-url=jdbc:postgresql://localhost:$REM/$1 -Doneway.central.jdbc-url=jdbc:postgresql://localhost:$CEN/$1" \
-      "$DIST/bin/oneway" install $side >/dev/null
-  done
-}
 install bench
 q $REM scratch "checkpoint"
 base_tps=$(pgb -t "$N" scratch | awk '/^tps/ {print int($3)}')
@@ -130,32 +95,7 @@ capture_tps=$(pgb -t "$N" bench | awk '/^tps/ {print int($3)}')
 record "capture write cost: pgbench tps without trigger $base_tps, with Oneway capture $capture_tps, ratio $(python3 -c "print(round($capture_tps/$base_tps,2))"); native logical replication's writer, its WAL decoded and applied on the same cores meanwhile: $native_tps tps, $(python3 -c "print(round($native_tps/$base_tps,2))") of the rate without"
 
 # --- Oneway catch-up of the backlog the capture run left ----------------------------------------
-start_replicator() {
-  java -Xmx512m -XX:StartFlightRecording=filename="$OUT/$1.jfr",settings=profile \
-    -Doneway.embedded.enabled=false -Doneway.embedded.broker=true -Doneway.embedded.data-dir="$OUT/data" \
-    -Doneway.embedded.broker-port=61617 -Doneway.demo.enabled=false -Dcamel.management.port=9877 \
-    -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/$DB" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/$DB" \
-    -Doneway.apply.tables=public.customers,public.orders ${REPLICATOR_OPTS:-} "${@:2}" \
-    -cp "$CP" io.oneway.main.OnewayMain > "$OUT/$1.log" 2>&1 &
-  REPLICATOR_PID=$!
-}
-stop_replicator() {
-  PEAK_RSS_KB=$(awk '/VmHWM/ {print $2}' /proc/$REPLICATOR_PID/status)
-  kill "$REPLICATOR_PID"; wait "$REPLICATOR_PID" 2>/dev/null || true; REPLICATOR_PID=
-}
 DB=bench # the database pair the phases below work on
-applied() { q $CEN $DB "select coalesce(max(applied_position), 0) from oneway.source_progress"; }
-captured() { q $REM $DB "select (select last_position from oneway.position_counter) + (select count(*) from oneway.unpositioned_changes())"; }
-wait_applied() { # gives up after 20 minutes, so that the benchmark always ends
-  local target=$1 deadline=$(( $(date +%s) + 1200 ))
-  until [ "$(applied)" -ge "$target" ]; do
-    [ "$(date +%s)" -lt $deadline ] || { log "gave up waiting for position $target (applied $(applied)); see $OUT/*.log"; exit 1; }
-    sleep 0.2
-  done
-}
-drain_rate() { # changes/s over the receive log's apply times of positions after $1
-  q $CEN $DB "select (count(*) / greatest(extract(epoch from max(applied_at) - min(applied_at)), 0.001))::int from oneway.receive_log where position > $1"
-}
 
 backlog=$(captured)
 log "Oneway catch-up of $backlog changes"

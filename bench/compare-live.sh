@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Oneway benchmark, before and after a change: the live phase of bench/run.sh alone, for two
+# revisions in turn on the same machine, as root like bench/run.sh:
+#
+#     bench/compare-live.sh BEFORE AFTER [ROUNDS]
+#
+# BEFORE and AFTER are git revisions (built in worktrees under target/compare/). ROUNDS times
+# (default 2), for BEFORE then AFTER: new clusters and databases as bench/run.sh makes them, the
+# writer with capture alone (pgbench at full speed, WARM_SECONDS), the all-in-one replicator of
+# that revision started on that backlog and warmed by WARM_SECONDS more at full speed, then
+# pgbench at full speed for LIVE_SECONDS (40). Per run: the writer's tps beside the replicator
+# and with capture alone, the changes/s replicated, the replicator's CPU seconds and, from
+# `jcmd Thread.print`, its threads'; the statements that took the most time on each database.
+# One figure per revision and round in target/compare/results.md; each run's detail beside it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. bench/lib.sh
+ROOT=$(pwd)
+[ $# -ge 2 ] || { echo "usage: bench/compare-live.sh BEFORE AFTER [ROUNDS]" >&2; exit 2; }
+V=15; REM=5433; CEN=5434
+ROUNDS=${3:-2}; LIVE_SECONDS=${LIVE_SECONDS:-40}; WARM_SECONDS=${WARM_SECONDS:-20}
+COMPARE=$ROOT/target/compare; mkdir -p "$COMPARE"
+RESULTS=$COMPARE/results.md
+REPLICATOR_PID=
+cleanup() {
+  [ -z "$REPLICATOR_PID" ] || kill "$REPLICATOR_PID" 2>/dev/null || true
+  for c in onewayrem onewaycen; do pg_dropcluster --stop $V $c 2>/dev/null || true; done
+}
+trap cleanup EXIT
+cp bench/workload.sql /tmp/oneway_bench_tx.sql; chmod 644 /tmp/oneway_bench_tx.sql
+
+build() { # $1 revision: a worktree of it, built; prints its directory
+  local dir; dir=$COMPARE/src-$(git rev-parse --short "$1")
+  [ -d "$dir" ] || git worktree add -f --detach "$dir" "$1" >/dev/null 2>&1
+  (cd "$dir" && mvn -q -B package -DskipTests dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >/dev/null)
+  echo "$dir"
+}
+thread_cpu() { # $1 before, $2 after (jcmd Thread.print): CPU seconds per thread in between, the largest first
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+def load(f):
+    return {m.group(1): float(m.group(2)) for m in (re.match(r'"(.*?)".*cpu=([\d.]+)ms', l) for l in open(f)) if m}
+a, b = load(sys.argv[1]), load(sys.argv[2])
+for v, k in sorted(((b[k] - a.get(k, 0.0), k) for k in b), reverse=True)[:15]:
+    print(f"{v / 1000:7.2f} s  {k}")
+PY
+}
+live() { # $1 label, $2 source directory: one run; appends its line to RESULTS
+  local src=$2 from cap tps t0 t1 cpu0 cpu1 rate
+  OUT=$COMPARE/$1; rm -rf "$OUT"; mkdir -p "$OUT"
+  DIST=$(ls -d "$src"/target/oneway-*/ | head -1); CP="$src/target/classes:$(cat "$src/target/classpath.txt")"
+  cleanup; create_clusters; DB=bench; make_db bench; same_customers bench; install bench
+  q $REM bench "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" > /dev/null
+  q $REM bench "checkpoint"
+  cap=$(pgb -T "$WARM_SECONDS" bench | awk '/^tps/ {print int($3)}')
+  start_replicator replicator; wait_applied "$(captured)"
+  pgb -T "$WARM_SECONDS" bench > /dev/null; wait_applied "$(captured)"
+  for p in $REM $CEN; do q $p bench "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null; done
+  from=$(applied)
+  jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-before.txt"; cpu0=$(awk '{print $14 + $15}' /proc/$REPLICATOR_PID/stat)
+  t0=$(now); tps=$(pgb -T "$LIVE_SECONDS" bench | awk '/^tps/ {print int($3)}'); t1=$(now)
+  jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-after.txt"; cpu1=$(awk '{print $14 + $15}' /proc/$REPLICATOR_PID/stat)
+  wait_applied "$(captured)"
+  rate=$(drain_rate "$from")
+  thread_cpu "$OUT/threads-before.txt" "$OUT/threads-after.txt" > "$OUT/threads.txt"
+  for side in remote:$REM central:$CEN; do
+    echo "${side%%:*} database: statements by total time (ms, calls, mean ms; nested ones included)"
+    q ${side##*:} bench "select round(total_exec_time) || ' ' || calls || ' ' || round(mean_exec_time::numeric, 2) || ' ' || case when toplevel then '' else '(nested) ' end || left(regexp_replace(query, '\s+', ' ', 'g'), 110) from pg_stat_statements where dbid = (select oid from pg_database where datname = 'bench') order by total_exec_time desc limit 8"
+  done > "$OUT/statements.txt"
+  stop_replicator
+  record "| $1 | $tps | $cap | $(python3 -c "print(round($tps / $cap, 2))") | $rate | $(python3 -c "print(round(($cpu1 - $cpu0) / $(getconf CLK_TCK) / ($t1 - $t0), 2))") |"
+}
+
+log "building $1 and $2"
+BEFORE=$(build "$1"); AFTER=$(build "$2")
+{ echo "# Live phase, $1 (before) and $2 (after), $(date -u +%F\ %T) UTC, $(nproc) cores, $LIVE_SECONDS s at full speed"
+  echo
+  echo "| run | writer tps beside the replicator | with capture alone | ratio | changes/s replicated | replicator CPU (cores) |"
+  echo "|---|---|---|---|---|---|"; } > "$RESULTS"
+for round in $(seq "$ROUNDS"); do
+  log "round $round: $1"; live "before-$round" "$BEFORE"
+  log "round $round: $2"; live "after-$round" "$AFTER"
+done
+log "results: $RESULTS"
