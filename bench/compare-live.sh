@@ -9,7 +9,8 @@
 # writer with capture alone (pgbench at full speed, WARM_SECONDS), the all-in-one replicator of
 # that revision started on that backlog and warmed by WARM_SECONDS more at full speed, then
 # pgbench at full speed for LIVE_SECONDS (40). Per run: the writer's tps beside the replicator
-# and with capture alone, the changes/s replicated, the replicator's CPU seconds and, from
+# and with capture alone, the changes/s replicated, the cores that pgbench, each cluster, the
+# replicator and the rest used during the load (bench/cpu.py), the replicator's threads' CPU from
 # `jcmd Thread.print`, its threads'; the statements that took the most time on each database.
 # One figure per revision and round in target/compare/results.md; each run's detail beside it.
 set -euo pipefail
@@ -46,20 +47,21 @@ for v, k in sorted(((b[k] - a.get(k, 0.0), k) for k in b), reverse=True)[:15]:
 PY
 }
 live() { # $1 label, $2 source directory: one run; appends its line to RESULTS
-  local src=$2 from cap tps t0 t1 cpu0 cpu1 rate
+  local src=$2 from cap tps t0 t1 cpu0 cpu1 rate cores alone
   OUT=$COMPARE/$1; rm -rf "$OUT"; mkdir -p "$OUT"
   DIST=$(ls -d "$src"/target/oneway-*/ | head -1); CP="$src/target/classes:$(cat "$src/target/classpath.txt")"
   cleanup; create_clusters; DB=bench; make_db bench; same_customers bench; install bench
   q $REM bench "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" > /dev/null
   q $REM bench "checkpoint"
-  cap=$(pgb -T "$WARM_SECONDS" bench | awk '/^tps/ {print int($3)}')
-  start_replicator replicator; wait_applied "$(captured)"
+  cpu0=$(cpu_ticks); t0=$(now); cap=$(pgb -T "$WARM_SECONDS" bench | awk '/^tps/ {print int($3)}'); t1=$(now); cpu1=$(cpu_ticks)
+  alone=$(python3 bench/cpu.py cores "$cpu0" "$cpu1" "$(python3 -c "print($t1 - $t0)")")
+  APP_DIR=$src start_replicator replicator; wait_applied "$(captured)"
   pgb -T "$WARM_SECONDS" bench > /dev/null; wait_applied "$(captured)"
   for p in $REM $CEN; do q $p bench "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null; done
   from=$(applied)
-  jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-before.txt"; cpu0=$(awk '{print $14 + $15}' /proc/$REPLICATOR_PID/stat)
+  jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-before.txt"; cpu0=$(cpu_ticks)
   t0=$(now); tps=$(pgb -T "$LIVE_SECONDS" bench | awk '/^tps/ {print int($3)}'); t1=$(now)
-  jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-after.txt"; cpu1=$(awk '{print $14 + $15}' /proc/$REPLICATOR_PID/stat)
+  cpu1=$(cpu_ticks); jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-after.txt"
   wait_applied "$(captured)"
   rate=$(drain_rate "$from")
   thread_cpu "$OUT/threads-before.txt" "$OUT/threads-after.txt" > "$OUT/threads.txt"
@@ -68,15 +70,16 @@ live() { # $1 label, $2 source directory: one run; appends its line to RESULTS
     q ${side##*:} bench "select round(total_exec_time) || ' ' || calls || ' ' || round(mean_exec_time::numeric, 2) || ' ' || case when toplevel then '' else '(nested) ' end || left(regexp_replace(query, '\s+', ' ', 'g'), 110) from pg_stat_statements where dbid = (select oid from pg_database where datname = 'bench') order by total_exec_time desc limit 8"
   done > "$OUT/statements.txt"
   stop_replicator
-  record "| $1 | $tps | $cap | $(python3 -c "print(round($tps / $cap, 2))") | $rate | $(python3 -c "print(round(($cpu1 - $cpu0) / $(getconf CLK_TCK) / ($t1 - $t0), 2))") |"
+  cores=$(python3 bench/cpu.py cores "$cpu0" "$cpu1" "$(python3 -c "print($t1 - $t0)")")
+  record "| $1 | $tps | $cap | $(python3 -c "print(round($tps / $cap, 2))") | $rate | $cores | $alone |"
 }
 
 log "building $1 and $2"
 BEFORE=$(build "$1"); AFTER=$(build "$2")
 { echo "# Live phase, $1 (before) and $2 (after), $(date -u +%F\ %T) UTC, $(nproc) cores, $LIVE_SECONDS s at full speed"
   echo
-  echo "| run | writer tps beside the replicator | with capture alone | ratio | changes/s replicated | replicator CPU (cores) |"
-  echo "|---|---|---|---|---|---|"; } > "$RESULTS"
+  echo "| run | writer tps beside the replicator | with capture alone | ratio | changes/s replicated | CPU in cores during the load | CPU in cores with capture alone |"
+  echo "|---|---|---|---|---|---|---|"; } > "$RESULTS"
 for round in $(seq "$ROUNDS"); do
   log "round $round: $1"; live "before-$round" "$BEFORE"
   log "round $round: $2"; live "after-$round" "$AFTER"

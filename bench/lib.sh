@@ -41,23 +41,32 @@ install() { # $1 database: Oneway's SQL on both sides, as an operator installs i
 }
 applied() { q $CEN $DB "select coalesce(max(applied_position), 0) from oneway.source_progress"; }
 captured() { q $REM $DB "select (select last_position from oneway.position_counter) + (select count(*) from oneway.unpositioned_changes())"; }
-wait_applied() { # gives up after 20 minutes, so that the benchmark always ends
+wait_applied() { # gives up after 20 minutes or when the replicator the phase started has stopped, so that the benchmark always ends
   local target=$1 deadline=$(( $(date +%s) + 1200 ))
   until [ "$(applied)" -ge "$target" ]; do
     [ "$(date +%s)" -lt $deadline ] || { log "gave up waiting for position $target (applied $(applied)); see $OUT/*.log"; exit 1; }
+    [ -z "$REPLICATOR_PID" ] || kill -0 "$REPLICATOR_PID" 2>/dev/null || { log "the replicator stopped before position $target was applied (applied $(applied)); see $OUT/*.log"; exit 1; }
     sleep 0.2
   done
 }
 drain_rate() { # changes/s over the receive log's apply times of positions after $1
   q $CEN $DB "select (count(*) / greatest(extract(epoch from max(applied_at) - min(applied_at)), 0.001))::int from oneway.receive_log where position > $1"
 }
-start_replicator() { # $1 name (log and JFR file), rest: replicator flags; the all-in-one replicator on $DB
-  java -Xmx512m -XX:StartFlightRecording=filename="$OUT/$1.jfr",settings=profile \
+cpu_ticks() { # CPU ticks so far, for bench/cpu.py: this shell's waited-for children (pgbench, psql), each cluster, the
+  # replicator (the all-in-one, else the split deployment's two), the machine
+  local replicators=${REPLICATOR_PID:-"${REMOTE_PID:-0} ${CENTRAL_PID:-}"}
+  # shellcheck disable=SC2086
+  python3 bench/cpu.py ticks $$ "$(head -1 /var/lib/postgresql/$V/onewayrem/postmaster.pid)" \
+    "$(head -1 /var/lib/postgresql/$V/onewaycen/postmaster.pid)" $replicators
+}
+start_replicator() { # $1 name (log and JFR file), rest: replicator flags; the all-in-one replicator on $DB, run in
+  # APP_DIR (default: here), whose application.properties and routes/ it reads
+  ( cd "${APP_DIR:-.}" && exec java -Xmx512m -XX:StartFlightRecording=filename="$OUT/$1.jfr",settings=profile \
     -Doneway.embedded.enabled=false -Doneway.embedded.broker=true -Doneway.embedded.data-dir="$OUT/data" \
     -Doneway.embedded.broker-port=61617 -Doneway.demo.enabled=false -Dcamel.management.port=9877 \
     -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/$DB" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/$DB" \
     -Doneway.apply.tables=public.customers,public.orders ${REPLICATOR_OPTS:-} "${@:2}" \
-    -cp "$CP" io.oneway.main.OnewayMain > "$OUT/$1.log" 2>&1 &
+    -cp "$CP" io.oneway.main.OnewayMain > "$OUT/$1.log" 2>&1 ) &
   REPLICATOR_PID=$!
 }
 stop_replicator() {

@@ -137,12 +137,15 @@ sample_lag() { # $1 file: one line (changes behind, seconds behind) every 0.5 s 
   done
 }
 live_run() { # $1 name; pgbench at full speed on $DB for LIVE_SECONDS; sets LIVE_TPS, LIVE_RATE (changes/s
-  # replicated, first apply to last), LAG50/99/MAX (s behind), LAGC50/99/MAX (changes behind) and CAUGHT (s)
-  local from t1 t2 writer; from=$(applied)
+  # replicated, first apply to last), LAG50/99/MAX (s behind), LAGC50/99/MAX (changes behind), CAUGHT (s) and
+  # LIVE_CPU (the cores pgbench, each cluster and the replicator used while the writer ran)
+  local from t0 t1 t2 writer cpu0; from=$(applied)
   : > "$OUT/$1-lag.txt"
+  cpu0=$(cpu_ticks); t0=$(now)
   (pgb -T "$LIVE_SECONDS" $DB > "$OUT/$1-pgbench.txt") & writer=$!
   sample_lag "$OUT/$1-lag.txt" $writer
-  t1=$(now); wait_applied "$(captured)"; t2=$(now)
+  wait $writer; t1=$(now); LIVE_CPU=$(python3 bench/cpu.py cores "$cpu0" "$(cpu_ticks)" "$(python3 -c "print($t1 - $t0)")")
+  wait_applied "$(captured)"; t2=$(now)
   LIVE_TPS=$(awk '/^tps/ {print int($3)}' "$OUT/$1-pgbench.txt")
   LIVE_RATE=$(drain_rate "$from")
   read -r LAGC50 LAGC99 LAGCMAX < <(awk '{print $1}' "$OUT/$1-lag.txt" | python3 bench/stats.py)
@@ -150,7 +153,7 @@ live_run() { # $1 name; pgbench at full speed on $DB for LIVE_SECONDS; sets LIVE
   CAUGHT=$(python3 -c "print(round($t2 - $t1, 2))")
 }
 live_record() { # $1 what
-  record "$1: pgbench $LIVE_TPS tps ($((LIVE_TPS * 5)) changes/s written; $capture_tps with capture alone); $LIVE_RATE changes/s replicated, $(python3 -c "print(round($LIVE_RATE/$native_live,2))") x native live; lag p50 $LAG50 s / $LAGC50 changes, p99 $LAG99 s / $LAGC99 changes, max $LAGMAX s; caught up $CAUGHT s after the load"
+  record "$1: pgbench $LIVE_TPS tps ($((LIVE_TPS * 5)) changes/s written; $capture_tps with capture alone); $LIVE_RATE changes/s replicated, $(python3 -c "print(round($LIVE_RATE/$native_live,2))") x native live; lag p50 $LAG50 s / $LAGC50 changes, p99 $LAG99 s / $LAGC99 changes, max $LAGMAX s; caught up $CAUGHT s after the load; CPU meanwhile: $LIVE_CPU"
 }
 log "live: pgbench at full speed for $LIVE_SECONDS s"
 for p in $REM $CEN; do q $p bench "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null; done
