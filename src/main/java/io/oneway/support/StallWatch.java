@@ -40,6 +40,8 @@ public final class StallWatch extends RegisteredHealthCheck {
     private Map<String, Active> active = new LinkedHashMap<>();
     // null until the side's monitor first checked (a side this replicator does not run never does)
     private Instant checkedAt;
+    // the monitor's overdue check, once told as a stall (since: the monitor's last check), until told as recovered
+    private Active overdueTold;
 
     /**
      * @param side          what is watched, as named in health checks and notifications: "transfer" or "apply"
@@ -127,12 +129,37 @@ public final class StallWatch extends RegisteredHealthCheck {
                 + (a.stall().source() == null ? "" : " (source " + a.stall().source() + ")") + " since " + a.since() + ": " + a.stall().cause())
                 .toList());
         if (overdue != null) {
-            causes.add(overdue);
+            causes.add("monitor-stopped: " + overdue);
             builder.detail("monitor-overdue", overdue);
         }
         builder.message("STALLED: " + String.join("; ", causes));
         builder.detail("stalls", active.size());
         active.values().forEach(a -> builder.detail(a.stall().key(), a.stall().cause() + " (since " + a.since() + ")"));
+    }
+
+    /**
+     * Tells the monitor's overdue check like any stall: once when it begins (an ERROR line and a
+     * {@code stalled} notification with state monitor-stopped), once when the monitor checks again.
+     * Called by another thread than the monitor's (route watch-monitors), since a monitor that no
+     * longer runs cannot tell it.
+     *
+     * @return the notifications due
+     */
+    public synchronized List<Map<String, Object>> overdueNotices() {
+        String why = overdue();
+        if (why != null && overdueTold == null) {
+            overdueTold = new Active(new Stall("monitor-stopped", null, why), checkedAt, 0);
+            LOG.error("Replication STALLED (monitor-stopped): {}. Reported until it checks again.", why);
+            return List.of(notice("stalled", overdueTold.stall(), overdueTold.since()));
+        }
+        if (why == null && overdueTold != null) {
+            Map<String, Object> n = notice("recovered", overdueTold.stall(), overdueTold.since());
+            n.put("lasted", human(Duration.between(overdueTold.since(), clock.instant())));
+            LOG.info("Replication recovered from monitor-stopped: the {} monitor checks again.", side);
+            overdueTold = null;
+            return List.of(n);
+        }
+        return List.of();
     }
 
     /** Why the monitor's last check is too old, or null. */
@@ -141,24 +168,29 @@ public final class StallWatch extends RegisteredHealthCheck {
             return null;
         }
         long since = Duration.between(checkedAt, clock.instant()).toMillis();
-        return since < overdueMillis ? null : "monitor-stopped: the " + side + " monitor last checked " + human(Duration.ofMillis(since))
+        return since < overdueMillis ? null : "the " + side + " monitor last checked " + human(Duration.ofMillis(since))
                 + " ago, so a stall would go untold: its route (" + ("transfer".equals(side) ? "watch-link" : "watch-sources-link")
                 + ") no longer runs (the log tells why; restart the replicator)";
     }
 
     private Map<String, Object> notice(String event, Active a, Instant now, long progress, long backlog) {
-        Map<String, Object> n = new LinkedHashMap<>();
-        n.put("event", event);
-        n.put("side", side);
-        n.put("state", a.stall().state());
-        n.put("source", a.stall().source());
-        n.put("since", a.since().toString());
-        n.put("cause", a.stall().cause());
+        Map<String, Object> n = notice(event, a.stall(), a.since());
         n.put("backlog", Long.toString(backlog));
         if ("recovered".equals(event)) {
             n.put("lasted", human(Duration.between(a.since(), now)));
             n.put("caught_up", Long.toString(progress - a.progressAtStart()));
         }
+        return n;
+    }
+
+    private Map<String, Object> notice(String event, Stall stall, Instant since) {
+        Map<String, Object> n = new LinkedHashMap<>();
+        n.put("event", event);
+        n.put("side", side);
+        n.put("state", stall.state());
+        n.put("source", stall.source());
+        n.put("since", since.toString());
+        n.put("cause", stall.cause());
         return n;
     }
 
