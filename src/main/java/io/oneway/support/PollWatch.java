@@ -20,7 +20,7 @@ import org.apache.camel.support.ScheduledPollConsumer;
  * the java.util.Timer, whose thread then ends (TimerRouteErrorTest). Its run counter then stands
  * still; a consumer in the middle of a run, suspended or stopped is left to the other checks (a
  * run that waits on a lock is the stall lock-wait). The route that runs the check itself is
- * watched by the health check instead (StallWatch: a check that is overdue).
+ * watched through StallWatch instead (a check that is overdue), which route watch-monitors tells.
  */
 public final class PollWatch {
 
