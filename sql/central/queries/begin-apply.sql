@@ -4,8 +4,12 @@
 -- of replicated tables (05-read-only.sql) lets the applier through. (PostgreSQL 15+: a
 -- non-superuser apply user needs GRANT SET ON PARAMETER session_replication_role.) And read
 -- text forms with the settings they were made with (shared/text-forms.sql), whatever this
--- database's defaults are.
+-- database's defaults are. And find rows by index: the batch statements join a JSON array of
+-- keys to the table, and for a table of some thousand rows the planner's costs chose a hash join
+-- over a scan of the whole table for every batch (customers of 10,000 rows: 4.4 ms for a batch
+-- of 120 updates, 2.0 ms by the primary key); a table with no index on its key is still scanned.
 select set_config('session_replication_role', 'replica', true), set_config('datestyle', 'ISO, YMD', true),
        set_config('intervalstyle', 'postgres', true), set_config('timezone', 'UTC', true),
        set_config('extra_float_digits', '3', true), set_config('bytea_output', 'hex', true),
-       set_config('lc_monetary', 'C', true), set_config('xmloption', 'content', true)
+       set_config('lc_monetary', 'C', true), set_config('xmloption', 'content', true),
+       set_config('enable_seqscan', 'off', true)
