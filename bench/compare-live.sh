@@ -9,7 +9,8 @@
 # writer with capture alone (pgbench at full speed, WARM_SECONDS), the all-in-one replicator of
 # that revision started on that backlog and warmed by WARM_SECONDS more at full speed, then
 # pgbench at full speed for LIVE_SECONDS (40). Per run: the writer's tps beside the replicator
-# and with capture alone, the changes/s replicated, the cores that pgbench, each cluster, the
+# and with capture alone, the changes/s replicated, the latency commit -> applied with the writer
+# at 100 transactions/s (500 changes/s) for WARM_SECONDS after the load, the cores that pgbench, each cluster, the
 # replicator and the rest used during the load (bench/cpu.py), the replicator's threads' CPU from
 # `jcmd Thread.print`, its threads'; the statements that took the most time on each database.
 # One figure per revision and round in target/compare/results.md; each run's detail beside it.
@@ -47,7 +48,7 @@ for v, k in sorted(((b[k] - a.get(k, 0.0), k) for k in b), reverse=True)[:15]:
 PY
 }
 live() { # $1 label, $2 source directory: one run; appends its line to RESULTS
-  local src=$2 from cap tps t0 t1 cpu0 cpu1 rate cores alone
+  local src=$2 from cap tps t0 t1 cpu0 cpu1 rate cores alone l50 l99
   OUT=$COMPARE/$1; rm -rf "$OUT"; mkdir -p "$OUT"
   DIST=$(ls -d "$src"/target/oneway-*/ | head -1); CP="$src/target/classes:$(cat "$src/target/classpath.txt")"
   cleanup; create_clusters; DB=bench; make_db bench; same_customers bench; install bench
@@ -69,17 +70,20 @@ live() { # $1 label, $2 source directory: one run; appends its line to RESULTS
     echo "${side%%:*} database: statements by total time (ms, calls, mean ms; nested ones included)"
     q ${side##*:} bench "select round(total_exec_time) || ' ' || calls || ' ' || round(mean_exec_time::numeric, 2) || ' ' || case when toplevel then '' else '(nested) ' end || left(regexp_replace(query, '\s+', ' ', 'g'), 110) from pg_stat_statements where dbid = (select oid from pg_database where datname = 'bench') order by total_exec_time desc limit 8"
   done > "$OUT/statements.txt"
+  # a change that makes fewer, larger frames trades latency for rate: the light load shows the price
+  from=$(applied); pgb -R 100 -T "$WARM_SECONDS" bench > /dev/null; wait_applied "$(captured)"
+  read -r l50 l99 _ < <(q $CEN bench "select extract(epoch from applied_at - logged_at) from oneway.receive_log where position > $from" | python3 bench/stats.py)
   stop_replicator
   cores=$(python3 bench/cpu.py cores "$cpu0" "$cpu1" "$(python3 -c "print($t1 - $t0)")")
-  record "| $1 | $tps | $cap | $(python3 -c "print(round($tps / $cap, 2))") | $rate | $cores | $alone |"
+  record "| $1 | $tps | $cap | $(python3 -c "print(round($tps / $cap, 2))") | $rate | $(python3 -c "print(int($l50*1000), '/', int($l99*1000))") | $cores | $alone |"
 }
 
 log "building $1 and $2"
 BEFORE=$(build "$1"); AFTER=$(build "$2")
 { echo "# Live phase, $1 (before) and $2 (after), $(date -u +%F\ %T) UTC, $(nproc) cores, $LIVE_SECONDS s at full speed"
   echo
-  echo "| run | writer tps beside the replicator | with capture alone | ratio | changes/s replicated | CPU in cores during the load | CPU in cores with capture alone |"
-  echo "|---|---|---|---|---|---|---|"; } > "$RESULTS"
+  echo "| run | writer tps beside the replicator | with capture alone | ratio | changes/s replicated | latency p50 / p99 at 500 changes/s (ms) | CPU in cores during the load | CPU in cores with capture alone |"
+  echo "|---|---|---|---|---|---|---|---|"; } > "$RESULTS"
 for round in $(seq "$ROUNDS"); do
   log "round $round: $1"; live "before-$round" "$BEFORE"
   log "round $round: $2"; live "after-$round" "$AFTER"
