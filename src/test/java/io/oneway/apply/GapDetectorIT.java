@@ -2,6 +2,8 @@ package io.oneway.apply;
 
 import static io.oneway.testing.Sql.exec;
 import static io.oneway.testing.Sql.number;
+import static io.oneway.testing.Sql.value;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -21,6 +23,7 @@ import io.oneway.testing.PostgresFixture;
 import io.oneway.wire.ChangeFrame;
 import io.oneway.wire.ChangeRecord;
 import io.oneway.wire.ControlMessage;
+import io.oneway.wire.Fingerprint;
 
 /** The founding document's step 2 against a real central database: when a missing range is asked for again, and large transactions. */
 class GapDetectorIT {
@@ -117,6 +120,27 @@ class GapDetectorIT {
         assertEquals(0, number(central, "select count(*) from oneway.staged_change"));
         assertEquals(25, number(central, "select count(*) from oneway.receive_log where fingerprint is not null"));
         assertEquals(1, number(central, "select count(distinct applied_at) from oneway.receive_log"), "one central transaction");
+    }
+
+    @Test
+    void the_receive_log_holds_each_key_logged_time_and_fingerprint_exactly_as_they_came() throws Exception {
+        exec(central, "create table notes(k text primary key, v text)");
+        TableCatalog catalog = new TableCatalog("public.notes");
+        GapDetector notes = new GapDetector(new ChangeApplier(central, catalog, new SchemaChanges(catalog, "additive"), new SequenceValues(catalog),
+                new SnapshotLoader(catalog), 4), new OnewayMetrics(), new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 30_000));
+        // a backslash, quote, tab or line break, raw between the key's JSON tokens or escaped in its strings, and text beyond
+        // Latin-1: the receive log holds the key as the same JSON value, the logged time as the same instant
+        String key = "{\"k\":\t\r\n\"back\\\\slash \\\"quoted\\\" tab\\there ünï 😀\"}";
+        ChangeRecord odd = new ChangeRecord(1, 7, true, "public.notes", "I", false, key, key.replace("}", ", \"v\": \"line\\nbreak\"}"),
+                "2026-11-30 10:00:00.123456+03", "not checked here");
+
+        assertNull(notes.onFrame(new ChangeFrame("s", INCARNATION, List.of(odd))));
+
+        assertEquals("line\nbreak", value(central, "select v from notes where k = ?", "back\\slash \"quoted\" tab\there ünï 😀"));
+        assertEquals("back\\slash \"quoted\" tab\there ünï 😀", value(central, "select object_id ->> 'k' from oneway.receive_log where position = 1"));
+        assertEquals(1, number(central, "select count(*) from oneway.receive_log where position = 1 and txid = 7 and op = 'I' and state = 'R'"
+                + " and object_type = 'public.notes' and logged_at = '2026-11-30 07:00:00.123456+00' and received_at <= now()"));
+        assertArrayEquals(Fingerprint.of(odd), (byte[]) value(central, "select fingerprint from oneway.receive_log where position = 1"));
     }
 
     private static List<ControlMessage> requests(List<ControlMessage> replies) {
