@@ -10,25 +10,27 @@ import io.oneway.support.Utf8;
  * UTF-8 bytes, or a single 0xFF byte for null. No two different field lists share a form.
  * {@code sql/remote/08-digest.sql} writes the same form in SQL. The form is fed to the digest
  * as it is made, never held whole: a row of 40 MB took 140 MB more as one array. Small fields
- * are gathered in a buffer of the thread's and fed in one update: a digest's update costs
- * about as much per call as per block, and a change has a dozen fields of a few bytes.
+ * are gathered in a buffer and fed in one update: a digest's update costs about as much per
+ * call as per block, and a change has a dozen fields of a few bytes. The buffer is sized to the
+ * fields and made per call: a buffer of the thread's cost a thread-local lookup per call, which
+ * in the remote replicator's sending thread (a map crowded by the libraries' thread-locals) was
+ * a tenth of its CPU.
  */
 final class FieldEncoding {
 
     /** Fields up to this many characters are encoded at once (Java's encoder is the fastest); longer ones a window at a time. */
     private static final int WHOLE_CHARS = 1 << 16;
     private static final int BUFFER_BYTES = 8192;
-    private static final ThreadLocal<byte[]> BUFFER = ThreadLocal.withInitial(() -> new byte[BUFFER_BYTES]);
 
     private FieldEncoding() {
     }
 
     /** Feeds the form of these fields to a MessageDigest's or a Mac's update. */
     static void feed(Utf8.Sink sink, String... values) {
-        byte[] buffer = BUFFER.get();
+        byte[] buffer = new byte[bufferBytes(values)];
         int at = 0;
         for (String v : values) {
-            if (at + 5 > BUFFER_BYTES) {
+            if (at + 5 > buffer.length) {
                 sink.update(buffer, 0, at);
                 at = 0;
             }
@@ -37,7 +39,7 @@ final class FieldEncoding {
             } else if (v.length() <= WHOLE_CHARS) {
                 byte[] b = v.getBytes(StandardCharsets.UTF_8);
                 at = head(buffer, at, b.length);
-                if (at + b.length <= BUFFER_BYTES) {
+                if (at + b.length <= buffer.length) {
                     System.arraycopy(b, 0, buffer, at, b.length);
                     at += b.length;
                 } else {
@@ -55,6 +57,15 @@ final class FieldEncoding {
         if (at > 0) {
             sink.update(buffer, 0, at);
         }
+    }
+
+    /** Room for the fields' heads and for the UTF-8 of the short ones (at most 3 bytes a character), at most BUFFER_BYTES. */
+    private static int bufferBytes(String... values) {
+        long n = 0;
+        for (String v : values) {
+            n += v == null ? 1 : 5 + (v.length() <= WHOLE_CHARS ? 3L * v.length() : 0);
+        }
+        return (int) Math.min(n, BUFFER_BYTES);
     }
 
     /** Feeds the form of one field given as its UTF-8 bytes. */

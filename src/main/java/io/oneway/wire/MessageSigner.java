@@ -76,14 +76,17 @@ public final class MessageSigner {
         } catch (IllegalArgumentException e) {
             return Optional.of("integrity code is not Base64");
         }
-        byte[] expected = Base64.getDecoder().decode(mac(source, input));
-        return MessageDigest.isEqual(given, expected) ? Optional.empty() : Optional.of("integrity code does not verify");
+        return MessageDigest.isEqual(given, code(source, input)) ? Optional.empty() : Optional.of("integrity code does not verify");
     }
 
     private String mac(String source, String[] input) {
+        return Base64.getEncoder().encodeToString(code(source, input));
+    }
+
+    private byte[] code(String source, String[] input) {
         Mac m = macFor(source);
         FieldEncoding.feed(m::update, input);
-        return Base64.getEncoder().encodeToString(m.doFinal());
+        return m.doFinal();
     }
 
     /** One initialised Mac per thread and source: getInstance and init cost more than the MAC of a small change. */

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The form fed to a digest is the definition's, byte for byte, whatever the fields' sizes: small
- * fields gathered in the thread's buffer, fields that pass its end, that are larger than it, and
+ * fields gathered in a buffer sized to them (at most 8 kB), fields that pass its end, that are larger than it, and
  * that are encoded a window at a time; and small fields go in one update.
  */
 class FieldEncodingTest {
@@ -52,6 +52,8 @@ class FieldEncodingTest {
         String[][] cases = {
             {},
             {null},
+            {""},
+            {"", null},
             {"", null, "change", "branch1", "42", "true", "public.orders", "U", "{\"id\": 1}", "2026-12-02 21:40:00+00"},
             {"x".repeat(8187)}, // head and bytes fill the buffer exactly
             {"x".repeat(8186), "y"}, // the next head starts at the buffer's last byte
