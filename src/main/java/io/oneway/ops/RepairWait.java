@@ -6,8 +6,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * verify --repair waits here for the repair's snapshot: until the remote logged its last chunk,
- * then until the central database applied everything captured by then. A line of progress every
+ * verify --repair waits here for the repair's snapshot: until the remote logged its last chunk and
+ * gave it a position, then until the central database applied that position. A line of progress every
  * few seconds; the snapshot goes on by itself if the command is interrupted.
  */
 final class RepairWait {
@@ -27,17 +27,19 @@ final class RepairWait {
         long reported = System.currentTimeMillis();
         while (true) {
             String progress;
+            String state;
             try (Connection c = settings.dataSource("remote").getConnection();
                     PreparedStatement ps = OnewayCommand.prepare(c, "remote/queries/read-snapshot.sql", table); ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     throw new IllegalStateException("the snapshot of " + table + " is gone from oneway.snapshot");
                 }
-                String state = rs.getString("state");
+                state = rs.getString("state");
                 if (state.equals("cancelled")) {
                     throw new IllegalStateException("the repair of " + table + " was cancelled");
                 }
-                if (state.equals("done") && target < 0) {
-                    target = rs.getLong("captured");
+                long captured = rs.getLong("captured");
+                if (state.equals("done") && target < 0 && !rs.wasNull()) {
+                    target = captured;
                 }
                 progress = rs.getLong("rows_done") + " of " + rs.getLong("rows_total") + " rows reloaded in " + rs.getLong("chunks_done") + " chunks";
             }
@@ -47,6 +49,8 @@ final class RepairWait {
                     return;
                 }
                 progress += "; the central database applied up to position " + applied + " of " + target;
+            } else if (state.equals("done")) {
+                progress += "; the last chunk waits for its position (is the remote replicator running?)";
             }
             if (System.currentTimeMillis() - reported >= REPORT_MILLIS) {
                 reported = System.currentTimeMillis();

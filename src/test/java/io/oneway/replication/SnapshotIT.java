@@ -15,6 +15,10 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
@@ -207,6 +211,34 @@ class SnapshotIT {
                 + "where octet_length(r->>'name') > 262144)", before);
         assertEquals(5, wide.size(), "a chunk for each row over oneway.snapshot.chunk-bytes: " + wide);
         assertTrue(wide.stream().allMatch(r -> ((Number) r.get("rows")).intValue() == 1), "each alone: " + wide);
+    }
+
+    @Test
+    @Order(6)
+    void a_repair_waits_for_the_position_of_its_last_chunk_before_it_verifies_again() throws Exception {
+        fixture.awaitCaughtUp("branch1", Duration.ofMinutes(2));
+        repair(fixture.central(), "test: a difference for a repair whose chunks are positioned late",
+                "update shop.customers set name = 'stale' where id = " + (BULK + 5_100));
+        // the remote replicator is stopped: its chunks are logged here by hand, and nothing gives them positions
+        fixture.stopRemote("branch1");
+        ExecutorService command = Executors.newSingleThreadExecutor();
+        try {
+            Future<Integer> repaired = command.submit(() -> OnewayCommand.run(settings, "verify", List.of("--repair", "shop.customers")));
+            await().atMost(Duration.ofSeconds(30)).until(() -> "running".equals(state("shop.customers")));
+            await().atMost(Duration.ofSeconds(30)).until(() -> "done".equals(
+                    rows(remote, "select outcome from oneway.snapshot_chunk(1000)").stream().map(r -> r.get("outcome")).findFirst().orElse(null)));
+            assertEquals(0L, number(remote, "select count(*) from oneway.change_position p join oneway.snapshot s "
+                    + "on p.log_id = s.recent_chunks[cardinality(s.recent_chunks)] where s.table_name = 'shop.customers'"),
+                    "the last chunk has no position yet");
+            await("the repair goes on waiting while its last chunk has no position").during(Duration.ofSeconds(2))
+                    .atMost(Duration.ofSeconds(5)).until(() -> !repaired.isDone());
+
+            fixture.startRemote("branch1");
+            assertEquals(0, repaired.get(2, TimeUnit.MINUTES), "equal once the central database applied the last chunk");
+        } finally {
+            command.shutdownNow();
+        }
+        assertTrue(new Verifier(remote, fixture.central(), 10).verify("shop.customers").equal());
     }
 
     private static Map<String, Object> snapshotStatus(String table) {
