@@ -18,47 +18,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 ROOT=$(pwd)
-[ $# -ge 2 ] || { echo "usage: bench/compare-live.sh BEFORE AFTER [ROUNDS]" >&2; exit 2; }
-V=15; REM=5433; CEN=5434
-ROUNDS=${3:-2}; LIVE_SECONDS=${LIVE_SECONDS:-40}; WARM_SECONDS=${WARM_SECONDS:-20}
-COMPARE=$ROOT/target/compare; mkdir -p "$COMPARE"
+compare_start compare-live.sh "$@"
+LIVE_SECONDS=${LIVE_SECONDS:-40}; WARM_SECONDS=${WARM_SECONDS:-20}
 RESULTS=$COMPARE/results.md
-REPLICATOR_PID=
-cleanup() {
-  [ -z "$REPLICATOR_PID" ] || kill "$REPLICATOR_PID" 2>/dev/null || true
-  for c in onewayrem onewaycen; do pg_dropcluster --stop $V $c 2>/dev/null || true; done
-}
-trap cleanup EXIT
-cp bench/workload.sql /tmp/oneway_bench_tx.sql; chmod 644 /tmp/oneway_bench_tx.sql
 
-build() { # $1 revision: a worktree of it, built; prints its directory
-  local dir; dir=$COMPARE/src-$(git rev-parse --short "$1")
-  [ -d "$dir" ] || git worktree add -f --detach "$dir" "$1" >/dev/null 2>&1
-  (cd "$dir" && mvn -q -B package -DskipTests dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >/dev/null)
-  echo "$dir"
-}
-thread_cpu() { # $1 before, $2 after (jcmd Thread.print): CPU seconds per thread in between, the largest first
-  python3 - "$1" "$2" <<'PY'
-import re, sys
-def load(f):
-    return {m.group(1): float(m.group(2)) for m in (re.match(r'"(.*?)".*cpu=([\d.]+)ms', l) for l in open(f)) if m}
-a, b = load(sys.argv[1]), load(sys.argv[2])
-for v, k in sorted(((b[k] - a.get(k, 0.0), k) for k in b), reverse=True)[:15]:
-    print(f"{v / 1000:7.2f} s  {k}")
-PY
-}
 live() { # $1 label, $2 source directory: one run; appends its line to RESULTS
   local src=$2 from cap tps t0 t1 cpu0 cpu1 rate cores alone l50 l99
-  OUT=$COMPARE/$1; rm -rf "$OUT"; mkdir -p "$OUT"
-  DIST=$(ls -d "$src"/target/oneway-*/ | head -1); CP="$src/target/classes:$(cat "$src/target/classpath.txt")"
-  cleanup; create_clusters; DB=bench; make_db bench; same_customers bench; install bench
-  q $REM bench "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" > /dev/null
+  compare_prepare "$1" "$src"
   q $REM bench "checkpoint"
   cpu0=$(cpu_ticks); t0=$(now); cap=$(pgb -T "$WARM_SECONDS" bench | awk '/^tps/ {print int($3)}'); t1=$(now); cpu1=$(cpu_ticks)
   alone=$(python3 bench/cpu.py cores "$cpu0" "$cpu1" "$(python3 -c "print($t1 - $t0)")")
   APP_DIR=$src start_replicator replicator; wait_applied "$(captured)"
   pgb -T "$WARM_SECONDS" bench > /dev/null; wait_applied "$(captured)"
-  for p in $REM $CEN; do q $p bench "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null; done
+  statements_reset
   from=$(applied)
   jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-before.txt"; cpu0=$(cpu_ticks)
   t0=$(now); tps=$(pgb -T "$LIVE_SECONDS" bench | awk '/^tps/ {print int($3)}'); t1=$(now)
@@ -66,10 +38,7 @@ live() { # $1 label, $2 source directory: one run; appends its line to RESULTS
   wait_applied "$(captured)"
   rate=$(drain_rate "$from")
   thread_cpu "$OUT/threads-before.txt" "$OUT/threads-after.txt" > "$OUT/threads.txt"
-  for side in remote:$REM central:$CEN; do
-    echo "${side%%:*} database: statements by total time (ms, calls, mean ms; nested ones included)"
-    q ${side##*:} bench "select round(total_exec_time) || ' ' || calls || ' ' || round(mean_exec_time::numeric, 2) || ' ' || case when toplevel then '' else '(nested) ' end || left(regexp_replace(query, '\s+', ' ', 'g'), 110) from pg_stat_statements where dbid = (select oid from pg_database where datname = 'bench') order by total_exec_time desc limit 8"
-  done > "$OUT/statements.txt"
+  top_statements > "$OUT/statements.txt"
   # a change that makes fewer, larger frames trades latency for rate: the light load shows the price
   from=$(applied); pgb -R 100 -T "$WARM_SECONDS" bench > /dev/null; wait_applied "$(captured)"
   read -r l50 l99 _ < <(q $CEN bench "select extract(epoch from applied_at - logged_at) from oneway.receive_log where position > $from" | python3 bench/stats.py)

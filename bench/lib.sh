@@ -73,3 +73,60 @@ stop_replicator() {
   PEAK_RSS_KB=$(awk '/VmHWM/ {print $2}' /proc/$REPLICATOR_PID/status)
   kill "$REPLICATOR_PID"; wait "$REPLICATOR_PID" 2>/dev/null || true; REPLICATOR_PID=
 }
+build() { # $1 revision: a worktree of it, built; prints its directory
+  local dir; dir=$COMPARE/src-$(git rev-parse --short "$1")
+  [ -d "$dir" ] || git worktree add -f --detach "$dir" "$1" >/dev/null 2>&1
+  (cd "$dir" && mvn -q -B package -DskipTests dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >/dev/null)
+  echo "$dir"
+}
+thread_cpu() { # $1 before, $2 after (jcmd Thread.print): CPU seconds per thread in between, the largest first
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+def load(f):
+    return {m.group(1): float(m.group(2)) for m in (re.match(r'"(.*?)".*cpu=([\d.]+)ms', l) for l in open(f)) if m}
+a, b = load(sys.argv[1]), load(sys.argv[2])
+for v, k in sorted(((b[k] - a.get(k, 0.0), k) for k in b), reverse=True)[:15]:
+    print(f"{v / 1000:7.2f} s  {k}")
+PY
+}
+catchup_backlog() { # on $DB: the central database away (connections refused, the replicator's sessions
+  # ended) while N x 2 transactions are written and numbered; sets CATCHUP_FROM and CATCHUP_TARGET
+  CATCHUP_FROM=$(applied)
+  q $CEN postgres "alter database $DB allow_connections false"
+  q $CEN postgres "select count(pg_terminate_backend(pid)) from pg_stat_activity where datname = '$DB' and application_name = 'oneway-central'" > /dev/null
+  pgb -t "$N" $DB > /dev/null
+  until [ "$(q $REM $DB "select count(*) from oneway.unpositioned_changes()")" = 0 ]; do sleep 0.2; done
+  CATCHUP_TARGET=$(captured)
+}
+catchup_drain() { # the central database back; sets CATCHUP_N and CATCHUP_RATE (changes/s)
+  q $CEN postgres "alter database $DB allow_connections true"
+  wait_applied "$CATCHUP_TARGET"
+  CATCHUP_N=$((CATCHUP_TARGET - CATCHUP_FROM)); CATCHUP_RATE=$(drain_rate "$CATCHUP_FROM")
+}
+compare_start() { # the start of bench/compare-*.sh: $1 script name, the script's arguments after it
+  [ $# -ge 3 ] || { echo "usage: bench/$1 BEFORE AFTER [ROUNDS]" >&2; exit 2; }
+  V=15; REM=5433; CEN=5434; ROUNDS=${4:-2}
+  COMPARE=$ROOT/target/compare; mkdir -p "$COMPARE"
+  REPLICATOR_PID=
+  trap compare_cleanup EXIT
+  cp bench/workload.sql /tmp/oneway_bench_tx.sql; chmod 644 /tmp/oneway_bench_tx.sql
+}
+compare_cleanup() { # the replicator, then both clusters
+  [ -z "$REPLICATOR_PID" ] || kill "$REPLICATOR_PID" 2>/dev/null || true
+  for c in onewayrem onewaycen; do pg_dropcluster --stop $V $c 2>/dev/null || true; done
+}
+compare_prepare() { # $1 label, $2 source directory: OUT, DIST and CP of a run, new clusters, the anchor's tables captured
+  OUT=$COMPARE/$1; rm -rf "$OUT"; mkdir -p "$OUT"
+  DIST=$(ls -d "$2"/target/oneway-*/ | head -1); CP="$2/target/classes:$(cat "$2/target/classpath.txt")"
+  compare_cleanup; create_clusters; DB=bench; make_db bench; same_customers bench; install bench
+  q $REM bench "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" > /dev/null
+}
+statements_reset() { # on both databases
+  for p in $REM $CEN; do q $p bench "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null; done
+}
+top_statements() { # on both databases, since statements_reset
+  for side in remote:$REM central:$CEN; do
+    echo "${side%%:*} database: statements by total time (ms, calls, mean ms; nested ones included)"
+    q ${side##*:} bench "select round(total_exec_time) || ' ' || calls || ' ' || round(mean_exec_time::numeric, 2) || ' ' || case when toplevel then '' else '(nested) ' end || left(regexp_replace(query, '\s+', ' ', 'g'), 110) from pg_stat_statements where dbid = (select oid from pg_database where datname = 'bench') order by total_exec_time desc limit 8"
+  done
+}

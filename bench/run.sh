@@ -110,20 +110,6 @@ record "verify after catch-up: $(tr '\n' ' ' < "$OUT/verify.txt")"
 # replicator's sessions ended), N x 2 transactions are written and numbered meanwhile, then it
 # comes back; the drain rate counts from the first change applied after it to the last. The cold
 # figure above includes the JIT compiling the replicator's code on the same two cores.
-catchup_backlog() { # on $DB: the central database away (connections refused, the replicator's sessions
-  # ended) while N x 2 transactions are written and numbered; sets CATCHUP_FROM and CATCHUP_TARGET
-  CATCHUP_FROM=$(applied)
-  q $CEN postgres "alter database $DB allow_connections false"
-  q $CEN postgres "select count(pg_terminate_backend(pid)) from pg_stat_activity where datname = '$DB' and application_name = 'oneway-central'" > /dev/null
-  pgb -t "$N" $DB > /dev/null
-  until [ "$(q $REM $DB "select count(*) from oneway.unpositioned_changes()")" = 0 ]; do sleep 0.2; done
-  CATCHUP_TARGET=$(captured)
-}
-catchup_drain() { # the central database back; sets CATCHUP_N and CATCHUP_RATE (changes/s)
-  q $CEN postgres "alter database $DB allow_connections true"
-  wait_applied "$CATCHUP_TARGET"
-  CATCHUP_N=$((CATCHUP_TARGET - CATCHUP_FROM)); CATCHUP_RATE=$(drain_rate "$CATCHUP_FROM")
-}
 log "warm catch-up: central database away while $((N * 2)) transactions are written"
 catchup_backlog; catchup_drain
 record "Oneway catch-up, running replicator: $CATCHUP_N changes at $CATCHUP_RATE changes/s after the central database came back (first apply to last), $(python3 -c "print(round($CATCHUP_RATE/$native_catchup,2))") x native"

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Oneway benchmark, before and after a change: the catch-up phases of bench/run.sh alone, for two
+# revisions in turn on the same machine, as root like bench/run.sh:
+#
+#     bench/compare-catchup.sh BEFORE AFTER [ROUNDS]
+#
+# BEFORE and AFTER are git revisions (built in worktrees under target/compare/). ROUNDS times
+# (default 2), for BEFORE then AFTER: new clusters and databases as bench/run.sh makes them, a
+# backlog of N x 2 transactions (N x 10 changes) written with capture alone, the all-in-one
+# replicator of that revision started on it (the cold catch-up: its JIT compiles meanwhile), then
+# WARM_ROUNDS (2) catch-ups by the running replicator (the central database away while N x 2
+# transactions are written, as bench/run.sh does). Per run: each drain's rate (first apply to
+# last), the replicator's CPU per thread over the last drain (`jcmd Thread.print`) and the
+# statements that took the most time on each database during it. One line per revision and round
+# in target/compare/catchup.md; each run's detail beside it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. bench/lib.sh
+ROOT=$(pwd)
+compare_start compare-catchup.sh "$@"
+N=${N:-30000}; WARM_ROUNDS=${WARM_ROUNDS:-2}
+RESULTS=$COMPARE/catchup.md
+
+catchup() { # $1 label, $2 source directory: one run; appends its line to RESULTS
+  local src=$2 cold running=""
+  compare_prepare "$1" "$src"
+  pgb -t "$N" bench > /dev/null
+  q $REM bench "checkpoint"
+  APP_DIR=$src start_replicator catchup; wait_applied "$(captured)"
+  cold=$(drain_rate 0)
+  for r in $(seq "$WARM_ROUNDS"); do
+    catchup_backlog
+    statements_reset
+    jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-before.txt"
+    catchup_drain
+    jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-after.txt"
+    running="$running $CATCHUP_RATE"
+  done
+  thread_cpu "$OUT/threads-before.txt" "$OUT/threads-after.txt" > "$OUT/threads.txt"
+  top_statements > "$OUT/statements.txt"
+  stop_replicator
+  record "| $1 | $cold | ${running# } |"
+}
+
+log "building $1 and $2"
+BEFORE=$(build "$1"); AFTER=$(build "$2")
+{ echo "# Catch-up, $1 (before) and $2 (after), $(date -u +%F\ %T) UTC, $(nproc) cores, backlogs of $((N * 10)) changes"
+  echo
+  echo "| run | cold catch-up (changes/s) | running replicator's catch-ups (changes/s) |"
+  echo "|---|---|---|"; } > "$RESULTS"
+for round in $(seq "$ROUNDS"); do
+  log "round $round: $1"; catchup "before-$round" "$BEFORE"
+  log "round $round: $2"; catchup "after-$round" "$AFTER"
+done
+log "results: $RESULTS"
