@@ -29,8 +29,9 @@ catchup() { # $1 label, $2 source directory: one run; appends its line to RESULT
   APP_DIR=$src start_replicator catchup; wait_applied "$(captured)"
   cold=$(drain_rate 0)
   for r in $(seq "$WARM_ROUNDS"); do
+    statements_reset $CEN # the remote's once the backlog is written: the drain's statements, not the writer's
     catchup_backlog
-    statements_reset
+    statements_reset $REM
     jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-before.txt"
     catchup_drain
     jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-after.txt"

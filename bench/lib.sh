@@ -121,8 +121,8 @@ compare_prepare() { # $1 label, $2 source directory: OUT, DIST and CP of a run, 
   compare_cleanup; create_clusters; DB=bench; make_db bench; same_customers bench; install bench
   q $REM bench "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" > /dev/null
 }
-statements_reset() { # on both databases
-  for p in $REM $CEN; do q $p bench "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null; done
+statements_reset() { # on the databases at these ports (default both)
+  for p in ${@:-$REM $CEN}; do q $p bench "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null; done
 }
 top_statements() { # on both databases, since statements_reset
   for side in remote:$REM central:$CEN; do
