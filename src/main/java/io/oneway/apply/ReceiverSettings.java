@@ -13,18 +13,20 @@ package io.oneway.apply;
  * @param maxRunBytes             bytes of key and row text per central transaction (likewise)
  * @param maxChangeBytes          the largest change accepted in pieces (oneway.wire.max-change-bytes)
  * @param ackRepeatMillis         an unchanged ack is sent again after this long, since acks get lost too
+ * @param ackEvery                an ack goes out as soon as this many changes were applied since the last one, not at the
+ *                                next tick: a sender whose window is full waits for it
  * @param progressMillis          apply progress is logged at most this often
  */
 public record ReceiverSettings(long resendAfterMillis, long rerequestAfterMillis, long maxRerequestAfterMillis, long settleMillis,
-        long maxParkedBytes, int maxRun, long maxRunBytes, long maxChangeBytes, long ackRepeatMillis, long progressMillis) {
+        long maxParkedBytes, int maxRun, long maxRunBytes, long maxChangeBytes, long ackRepeatMillis, long ackEvery, long progressMillis) {
 
     public ReceiverSettings {
         if (maxParkedBytes < 2 * maxRunBytes) {
             throw new IllegalArgumentException("oneway.apply.max-parked-bytes (" + maxParkedBytes
                     + ") must be at least twice oneway.apply.max-run-bytes (" + maxRunBytes + ")");
         }
-        if (maxRun < 1 || rerequestAfterMillis < 1) {
-            throw new IllegalArgumentException("oneway.apply.max-run and oneway.apply.rerequest-after must be positive");
+        if (maxRun < 1 || rerequestAfterMillis < 1 || ackEvery < 1) {
+            throw new IllegalArgumentException("oneway.apply.max-run, oneway.apply.rerequest-after and oneway.apply.ack-every must be positive");
         }
     }
 }

@@ -121,8 +121,9 @@ final class SourceReceiver {
                 metrics.count("oneway_duplicate_changes", source, duplicates);
             }
             drain();
-            return published(gapRequest(true));
-    
+            Optional<ControlMessage> request = published(gapRequest(true));
+            return request.isPresent() || applied - ackedApplied() < settings.ackEvery() ? request
+                    : ackDue(applied, received(), Fingerprint.text(digest));
         } finally {
             lock.unlock();
         }
@@ -238,11 +239,19 @@ final class SourceReceiver {
         }
     }
 
-    /** The ack, when it moved or the last one is older than oneway.apply.ack-repeat. Called by the tick thread only. */
-    private Optional<ControlMessage> ackDue(long appliedNow, long receivedNow, String digestNow) {
+    private synchronized long ackedApplied() {
+        return ackedApplied;
+    }
+
+    /**
+     * The ack, when it moved or the last one is older than oneway.apply.ack-repeat. Called by the
+     * tick thread, and by the applying thread once oneway.apply.ack-every changes went unacknowledged.
+     */
+    private synchronized Optional<ControlMessage> ackDue(long appliedNow, long receivedNow, String digestNow) {
         long now = System.currentTimeMillis();
         String knownIncarnation = status.get().incarnation();
-        if (receivedNow <= 0 || knownIncarnation == null || halted
+        // appliedNow below the last ack: the tick read a status older than an ack the applying thread just sent
+        if (receivedNow <= 0 || knownIncarnation == null || halted || appliedNow < ackedApplied
                 || appliedNow == ackedApplied && receivedNow == ackedReceived && now - ackSentAt < settings.ackRepeatMillis()) {
             return Optional.empty();
         }
@@ -498,6 +507,13 @@ final class SourceReceiver {
         incarnation = p.incarnation();
         halted = p.halted();
         skipped = applier.skipped(source, applied);
+        forgetAck();
+    }
+
+    /** The durable progress was read again (and may be lower after an operator's reset): the next ack goes out whatever it says. */
+    private synchronized void forgetAck() {
+        ackedApplied = -1;
+        ackedReceived = -1;
     }
 
     private <T> T published(T result) {

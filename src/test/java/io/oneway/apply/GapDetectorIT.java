@@ -37,7 +37,7 @@ class GapDetectorIT {
         central = PostgresFixture.newDatabase("gaps", Part.CENTRAL).dataSource();
         exec(central, "create table items(id int primary key, v text)");
         // resend-after and re-request after a minute: only requests that are due at once can show up here
-        detector = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 30_000));
+        detector = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 1_000_000, 30_000));
     }
 
     private GapDetector detector(ReceiverSettings settings) {
@@ -83,13 +83,30 @@ class GapDetectorIT {
 
     @Test
     void an_answer_reported_by_a_heartbeat_gets_the_time_the_resequencer_may_hold_it() throws Exception {
-        GapDetector settling = detector(new ReceiverSettings(60_000, 60_000, 60_000, 60_000, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 30_000));
+        GapDetector settling = detector(new ReceiverSettings(60_000, 60_000, 60_000, 60_000, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 1_000_000, 30_000));
         assertNull(settling.onFrame(frame(1, 2)));
         ControlMessage first = settling.onFrame(frame(5, 6));
         assertNull(settling.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, first.id())));
         assertTrue(requests(settling.tick()).isEmpty(), "the answer may still be in the resequencer");
         assertNull(settling.onFrame(frame(3, 4)));
         assertEquals(6, number(central, "select count(*) from items"));
+    }
+
+    @Test
+    void an_ack_goes_out_with_the_frame_that_brings_the_unacknowledged_changes_to_ack_every_not_at_the_next_tick() throws Exception {
+        GapDetector prompt = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 4, 30_000));
+        ControlMessage first = prompt.onFrame(frame(1, 4));
+        assertEquals(ControlMessage.Kind.ACK, first.kind(), "4 changes applied, none acknowledged: " + first);
+        assertEquals(4, first.applied());
+        assertNull(prompt.onFrame(frame(5, 6)), "2 changes since the last ack");
+        ControlMessage second = prompt.onFrame(frame(7, 8));
+        assertEquals(8, second.applied());
+        assertEquals(Fingerprint.text((byte[]) value(central, "select applied_digest from oneway.source_progress")), second.digest(),
+                "the digest at the position acknowledged");
+        assertTrue(prompt.tick().isEmpty(), "the tick has nothing new to say");
+        ControlMessage request = prompt.onFrame(frame(13, 16));
+        assertEquals(ControlMessage.Kind.RESEND, request.kind(), "a resend request goes first; the tick acks meanwhile");
+        assertTrue(prompt.tick().stream().noneMatch(m -> m.kind() == ControlMessage.Kind.ACK), "nothing was applied since the last ack");
     }
 
     @Test
@@ -107,7 +124,7 @@ class GapDetectorIT {
         assertEquals(10, ack.received(), "staged changes are held durably: the sender may go on past them");
 
         // the central replicator restarts: what was staged stays, what was only parked is asked for again
-        GapDetector restarted = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 30_000));
+        GapDetector restarted = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 1_000_000, 30_000));
         ControlMessage request = restarted.onFrame(new ChangeFrame("s", INCARNATION, tx.subList(14, 20)));
         assertEquals(11, request.from());
         assertEquals(14, request.to());
@@ -127,7 +144,7 @@ class GapDetectorIT {
         exec(central, "create table notes(k text primary key, v text)");
         TableCatalog catalog = new TableCatalog("public.notes");
         GapDetector notes = new GapDetector(new ChangeApplier(central, catalog, new SchemaChanges(catalog, "additive"), new SequenceValues(catalog),
-                new SnapshotLoader(catalog), 4), new OnewayMetrics(), new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 30_000));
+                new SnapshotLoader(catalog), 4), new OnewayMetrics(), new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 1_000_000, 30_000));
         // a backslash, quote, tab or line break, raw between the key's JSON tokens or escaped in its strings, and text beyond
         // Latin-1: the receive log holds the key as the same JSON value, the logged time as the same instant
         String key = "{\"k\":\t\r\n\"back\\\\slash \\\"quoted\\\" tab\\there ünï 😀\"}";
