@@ -16,10 +16,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-ROOT=$(pwd)
-compare_start compare-catchup.sh "$@"
+compare_start compare-catchup.sh catchup.md "$@"
 N=${N:-30000}; WARM_ROUNDS=${WARM_ROUNDS:-2}
-RESULTS=$COMPARE/catchup.md
 
 catchup() { # $1 label, $2 source directory: one run; appends its line to RESULTS
   local src=$2 cold running=""

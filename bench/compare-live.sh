@@ -17,10 +17,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh
-ROOT=$(pwd)
-compare_start compare-live.sh "$@"
+compare_start compare-live.sh results.md "$@"
 LIVE_SECONDS=${LIVE_SECONDS:-40}; WARM_SECONDS=${WARM_SECONDS:-20}
-RESULTS=$COMPARE/results.md
 
 live() { # $1 label, $2 source directory: one run; appends its line to RESULTS
   local src=$2 from cap tps t0 t1 cpu0 cpu1 rate cores alone l50 l99

@@ -103,10 +103,10 @@ catchup_drain() { # the central database back; sets CATCHUP_N and CATCHUP_RATE (
   wait_applied "$CATCHUP_TARGET"
   CATCHUP_N=$((CATCHUP_TARGET - CATCHUP_FROM)); CATCHUP_RATE=$(drain_rate "$CATCHUP_FROM")
 }
-compare_start() { # the start of bench/compare-*.sh: $1 script name, the script's arguments after it
-  [ $# -ge 3 ] || { echo "usage: bench/$1 BEFORE AFTER [ROUNDS]" >&2; exit 2; }
-  V=15; REM=5433; CEN=5434; ROUNDS=${4:-2}
-  COMPARE=$ROOT/target/compare; mkdir -p "$COMPARE"
+compare_start() { # the start of bench/compare-*.sh: $1 script name, $2 results file name, the script's arguments after them
+  [ $# -ge 4 ] || { echo "usage: bench/$1 BEFORE AFTER [ROUNDS]" >&2; exit 2; }
+  V=15; REM=5433; CEN=5434; ROUNDS=${5:-2}
+  ROOT=$(pwd); COMPARE=$ROOT/target/compare; mkdir -p "$COMPARE"; RESULTS=$COMPARE/$2
   REPLICATOR_PID=
   trap compare_cleanup EXIT
   cp bench/workload.sql /tmp/oneway_bench_tx.sql; chmod 644 /tmp/oneway_bench_tx.sql
