@@ -13,6 +13,8 @@
 # last), the replicator's CPU per thread over the last drain (`jcmd Thread.print`) and the
 # statements that took the most time on each database during it. One line per revision and round
 # in target/compare/catchup.md; each run's detail beside it.
+# BEFORE_OPTS and AFTER_OPTS add JVM options to the replicator of either; with the same revision
+# twice they compare options (AFTER_OPTS="-XX:-UseParallelGC -XX:+UseG1GC": G1 instead of the default).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh

@@ -14,6 +14,8 @@
 # replicator and the rest used during the load (bench/cpu.py), the replicator's threads' CPU from
 # `jcmd Thread.print`, its threads'; the statements that took the most time on each database.
 # One figure per revision and round in target/compare/results.md; each run's detail beside it.
+# BEFORE_OPTS and AFTER_OPTS add JVM options to the replicator of either; with the same revision
+# twice they compare options (AFTER_OPTS="-XX:-UseParallelGC -XX:+UseG1GC": G1 instead of the default).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh

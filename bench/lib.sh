@@ -61,11 +61,11 @@ cpu_ticks() { # CPU ticks so far, for bench/cpu.py: this shell's waited-for chil
 }
 start_replicator() { # $1 name (log and JFR file), rest: replicator flags; the all-in-one replicator on $DB, run in
   # APP_DIR (default: here), whose application.properties and routes/ it reads
-  ( cd "${APP_DIR:-.}" && exec java -Xmx512m -XX:StartFlightRecording=filename="$OUT/$1.jfr",settings=profile \
+  ( cd "${APP_DIR:-.}" && exec java -Xmx512m -XX:+UseParallelGC -XX:StartFlightRecording=filename="$OUT/$1.jfr",settings=profile \
     -Doneway.embedded.enabled=false -Doneway.embedded.broker=true -Doneway.embedded.data-dir="$OUT/data" \
     -Doneway.embedded.broker-port=61617 -Doneway.demo.enabled=false -Dcamel.management.port=9877 \
     -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/$DB" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/$DB" \
-    -Doneway.apply.tables=public.customers,public.orders ${REPLICATOR_OPTS:-} "${@:2}" \
+    -Doneway.apply.tables=public.customers,public.orders ${REPLICATOR_OPTS:-} ${RUN_OPTS:-} "${@:2}" \
     -cp "$CP" io.oneway.main.OnewayMain > "$OUT/$1.log" 2>&1 ) &
   REPLICATOR_PID=$!
 }
@@ -115,8 +115,10 @@ compare_cleanup() { # the replicator, then both clusters
   [ -z "$REPLICATOR_PID" ] || kill "$REPLICATOR_PID" 2>/dev/null || true
   for c in onewayrem onewaycen; do pg_dropcluster --stop $V $c 2>/dev/null || true; done
 }
-compare_prepare() { # $1 label, $2 source directory: OUT, DIST and CP of a run, new clusters, the anchor's tables captured
+compare_prepare() { # $1 label, $2 source directory: OUT, DIST, CP and RUN_OPTS (BEFORE_OPTS or AFTER_OPTS) of a run, new
+  # clusters, the anchor's tables captured
   OUT=$COMPARE/$1; rm -rf "$OUT"; mkdir -p "$OUT"
+  case $1 in before*) RUN_OPTS=${BEFORE_OPTS:-} ;; *) RUN_OPTS=${AFTER_OPTS:-} ;; esac
   DIST=$(ls -d "$2"/target/oneway-*/ | head -1); CP="$2/target/classes:$(cat "$2/target/classpath.txt")"
   compare_cleanup; create_clusters; DB=bench; make_db bench; same_customers bench; install bench
   q $REM bench "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" > /dev/null

@@ -194,7 +194,7 @@ same_customers walbench
 install walbench
 DB=walbench
 WAL_OPTS=-Doneway.capture.from-wal=true
-java -Xmx512m -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/walbench" $WAL_OPTS -Doneway.broker.url=vm://0 \
+java -Xmx512m -XX:+UseParallelGC -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/walbench" $WAL_OPTS -Doneway.broker.url=vm://0 \
   -Doneway.embedded.broker=true -Doneway.embedded.data-dir="$OUT/wal-data" -Doneway.embedded.broker-port=61619 \
   -Dcamel.management.port=9878 -cp "$CP" io.oneway.main.OnewayMain -profile remote > "$OUT/wal-capture.log" 2>&1 & REPLICATOR_PID=$!
 until [ "$(q $REM walbench "select count(wal_slot) from oneway.position_counter")" = 1 ]; do sleep 0.2; done

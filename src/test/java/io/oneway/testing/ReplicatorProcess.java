@@ -41,7 +41,7 @@ public final class ReplicatorProcess implements AutoCloseable {
     public static ReplicatorProcess start(String profile, String heap, Properties settings, String logName) {
         int port = Ports.free();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap,
-                "-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog(logName), "-cp", System.getProperty("java.class.path")));
+                "-XX:+UseParallelGC", "-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog(logName), "-cp", System.getProperty("java.class.path")));
         command.addAll(Distribution.asOptions(withManagement(settings, port)));
         command.add("io.oneway.main.OnewayMain");
         command.add("-profile");
