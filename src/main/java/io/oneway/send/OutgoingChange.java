@@ -40,6 +40,11 @@ public record OutgoingChange(ChangeRecord change, long bytes, byte[] wideRow) {
 
     /** Its fingerprint for the end-to-end digest, from its row wherever it is held. */
     public byte[] fingerprint() {
-        return Fingerprint.of(change, wideRow);
+        return wideRow != null ? Fingerprint.of(change, wideRow) : Fingerprint.of(change);
+    }
+
+    /** The same, its change carrying its fingerprint, which its integrity code is then made over without hashing it again. */
+    public OutgoingChange fingerprinted() {
+        return wideRow != null ? this : new OutgoingChange(change.fingerprinted(), bytes, null);
     }
 }

@@ -1,6 +1,7 @@
 package io.oneway.send;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 
 import io.oneway.wire.Fingerprint;
@@ -28,9 +29,12 @@ public final class SentFingerprints {
         this.capacity = capacity;
     }
 
-    /** Changes about to be sent for the first time, in position order; returns them unchanged. */
+    /** Changes about to be sent for the first time, in position order; returns them {@link OutgoingChange#fingerprinted() fingerprinted}. */
     public synchronized List<OutgoingChange> remember(List<OutgoingChange> changes) {
-        for (OutgoingChange c : changes) {
+        List<OutgoingChange> out = new ArrayList<>(changes.size());
+        for (OutgoingChange read : changes) {
+            OutgoingChange c = read.fingerprinted();
+            out.add(c);
             long position = c.change().position();
             if (held.isEmpty() || position != first + held.size()) {
                 held.clear();
@@ -42,7 +46,7 @@ public final class SentFingerprints {
                 first++;
             }
         }
-        return changes;
+        return out;
     }
 
     /** The first position whose fingerprint is held, or {@code Long.MAX_VALUE} when none is. */

@@ -11,7 +11,8 @@ import java.util.Base64;
  * from 32 zero bytes. Both sides compute it: the central database over what it applied, the
  * remote over what it logged; the remote database computes the same fingerprints in SQL
  * ({@code oneway.change_fingerprints}). Keyless: a change substituted by someone who holds the
- * HMAC key still changes the digest.
+ * HMAC key still changes the digest. A change's integrity code is made over its fingerprint
+ * ({@link MessageSigner}), so each side hashes a change's fields once for both.
  */
 public final class Fingerprint {
 
@@ -21,7 +22,12 @@ public final class Fingerprint {
     private Fingerprint() {
     }
 
+    /** The change's fingerprint: the one it carries ({@link ChangeRecord#fingerprinted()}), else computed now. */
     public static byte[] of(ChangeRecord c) {
+        return c.fingerprint() != null ? c.fingerprint() : compute(c);
+    }
+
+    static byte[] compute(ChangeRecord c) {
         return of(c, null);
     }
 

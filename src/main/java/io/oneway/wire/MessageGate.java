@@ -68,7 +68,9 @@ public final class MessageGate implements Processor {
     private void admitFrame(Exchange exchange, ChangeFrame frame) {
         List<ChangeRecord> valid = new ArrayList<>(frame.changes().size());
         String firstProblem = null;
-        for (ChangeRecord c : frame.changes()) {
+        for (ChangeRecord received : frame.changes()) {
+            // kept with its fingerprint, which the applier's digest chains
+            ChangeRecord c = received.fingerprinted();
             Optional<String> problem = signer.check(frame.source(), frame.incarnation(), c);
             if (problem.isEmpty()) {
                 valid.add(c);
@@ -86,7 +88,7 @@ public final class MessageGate implements Processor {
         if (valid.isEmpty()) {
             return;
         }
-        ChangeFrame admitted = refused == 0 ? frame : new ChangeFrame(frame.source(), frame.incarnation(), valid);
+        ChangeFrame admitted = new ChangeFrame(frame.source(), frame.incarnation(), valid);
         exchange.getMessage().setBody(admitted);
         exchange.getMessage().setHeader(Headers.KIND, "changes");
         exchange.getMessage().setHeader(Headers.FIRST, admitted.first());

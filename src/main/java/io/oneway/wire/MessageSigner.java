@@ -13,6 +13,11 @@ import javax.crypto.spec.SecretKeySpec;
 /**
  * Computes and checks the integrity code of every message: HMAC-SHA256 with a key per source,
  * over the {@link FieldEncoding} of every field, so that no two different messages share an input.
+ * A change's code is made over its {@link Fingerprint} (the SHA-256 of its fields, which the
+ * end-to-end digest chains) with the source and incarnation, and over its row when the
+ * fingerprint leaves the row out (reference mode): SHA-256 being collision resistant, that
+ * covers every field as a code over the fields themselves would, and each side hashes a
+ * change's fields once instead of twice (the hashing was a fifth of the replicator's CPU).
  */
 public final class MessageSigner {
 
@@ -36,8 +41,10 @@ public final class MessageSigner {
         return source != null && keys.containsKey(source);
     }
 
+    /** The change with its code, and its fingerprint (computed unless it came with it). */
     public ChangeRecord sign(String source, String incarnation, ChangeRecord change) {
-        return change.withMac(mac(source, changeInput(source, incarnation, change)));
+        ChangeRecord fingerprinted = change.fingerprinted();
+        return fingerprinted.withMac(mac(source, changeInput(source, incarnation, fingerprinted)));
     }
 
     public ChangeChunk sign(String source, String incarnation, ChangeChunk chunk) {
@@ -48,7 +55,11 @@ public final class MessageSigner {
         return message.withMac(mac(message.source(), controlInput(message)));
     }
 
-    /** @return empty when the code verifies, else the reason it does not */
+    /**
+     * Pass a change {@link ChangeRecord#fingerprinted() fingerprinted} to keep the fingerprint this computes.
+     *
+     * @return empty when the code verifies, else the reason it does not
+     */
     public Optional<String> check(String source, String incarnation, ChangeRecord change) {
         return check(source, changeInput(source, incarnation, change), change.mac());
     }
@@ -110,8 +121,7 @@ public final class MessageSigner {
     }
 
     private static String[] changeInput(String source, String incarnation, ChangeRecord c) {
-        return new String[] {"change", source, incarnation, Long.toString(c.position()), Long.toString(c.txid()),
-                Boolean.toString(c.txEnd()), c.table(), c.op(), Boolean.toString(c.reference()), c.key(), c.row(), c.loggedAt()};
+        return new String[] {"change", source, incarnation, Fingerprint.text(Fingerprint.of(c)), c.reference() ? c.row() : null};
     }
 
     private static String[] chunkInput(String source, String incarnation, ChangeChunk k) {

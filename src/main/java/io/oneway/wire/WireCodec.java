@@ -15,18 +15,19 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 
 /**
- * The message format (version 3), JSON in UTF-8:
+ * The message format (version 4), JSON in UTF-8:
  * <pre>
- * {"v":3, "kind":"changes", "source":S, "incarnation":I,
+ * {"v":4, "kind":"changes", "source":S, "incarnation":I,
  *  "changes":[{"p":position, "x":txid, "e":txEnd, "t":table, "o":op, "ref":reference, "k":{key}, "r":{row}|null,
  *              "at":loggedAt, "m":mac}, ...]}
- * {"v":3, "kind":"chunk", "source":S, "incarnation":I,
+ * {"v":4, "kind":"chunk", "source":S, "incarnation":I,
  *  "chunk":{"p":..., "x":..., "e":..., "t":..., "o":..., "ref":..., "k":{key}, "at":..., "i":index, "n":count,
  *           "h":rowHash, "r":"piece of the row text", "m":mac}}
- * {"v":3, "kind":"ack"|"resend"|"heartbeat"|"digest-request"|"digests", "source":S, "incarnation":I,
+ * {"v":4, "kind":"ack"|"resend"|"heartbeat"|"digest-request"|"digests", "source":S, "incarnation":I,
  *  "from":n, "to":n, "id":n, "piece":n, "digest":text|null, "mac":mac}
  * </pre>
- * (what from, to, id and digest mean per kind: {@link ControlMessage}).
+ * (what from, to, id and digest mean per kind: {@link ControlMessage}). Version 4 makes a change's
+ * "m" over its fingerprint ({@link MessageSigner}); version 3 made it over the fields themselves.
  * Key and row are embedded as JSON objects, byte for byte as the remote database produced
  * them, and read back as exactly those bytes: the integrity code covers that text, the central
  * database parses it, and nothing in between escapes or unescapes it. Written and read as a
@@ -34,7 +35,7 @@ import com.fasterxml.jackson.core.util.ByteArrayBuilder;
  */
 public final class WireCodec {
 
-    private static final int VERSION = 3;
+    private static final int VERSION = 4;
     /** What a change may be: a row's insert, update or delete, a schema change, a sequence value, a snapshot's marks and chunks. */
     private static final Set<String> OPERATIONS = Set.of("I", "U", "D", "S", "Q", "B", "C", "E");
     private final JsonFactory json = new JsonFactory();
@@ -146,7 +147,8 @@ public final class WireCodec {
                     default -> p.skipChildren();
                 }
                 if (m.version != null && m.version != VERSION) {
-                    throw new MalformedMessageException("unsupported message version " + m.version);
+                    throw new MalformedMessageException("unsupported message version " + m.version + " (this replicator reads version "
+                            + VERSION + ": run the same Oneway version on both sides)");
                 }
             }
             if (p.nextToken() != null) {

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** Whatever body a transport's component delivers reads as the same bytes, and an oversized one is refused before it is read whole. */
 class BodyBytesTest {
 
-    private static final byte[] WIRE = "{\"v\":3,\"kind\":\"heartbeat\"}".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] WIRE = "{\"v\":4,\"kind\":\"heartbeat\"}".getBytes(StandardCharsets.UTF_8);
     private static final int MAX = 64;
 
     @TempDir

@@ -1,8 +1,11 @@
 package io.oneway.wire;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,6 +30,30 @@ class MessageSignerTest {
         assertTrue(signer.check("a", "inc", new ChangeRecord(8, 42, true, "public.t", "U", false, signed.key(), signed.row(), signed.loggedAt(), signed.mac())).isPresent());
         assertTrue(signer.check("a", "inc", new ChangeRecord(7, 42, false, "public.t", "U", false, signed.key(), signed.row(), signed.loggedAt(), signed.mac())).isPresent());
         assertTrue(signer.check("a", "inc", new ChangeRecord(7, 42, true, "public.t", "U", false, signed.key(), "{\"id\": 1, \"v\": \"y\"}", signed.loggedAt(), signed.mac())).isPresent());
+    }
+
+    @Test
+    void the_row_of_a_reference_mode_change_is_covered_though_its_fingerprint_leaves_it_out() {
+        ChangeRecord reference = new ChangeRecord(7, 42, true, "public.t", "U", true, "{\"id\": 1}", "{\"id\": 1, \"v\": \"x\"}", "2026-01-01", null);
+        ChangeRecord signed = signer.sign("a", "inc", reference);
+        assertEquals(Optional.empty(), signer.check("a", "inc", signed));
+        assertTrue(signer.check("a", "inc", new ChangeRecord(7, 42, true, "public.t", "U", true, signed.key(), "{\"id\": 1, \"v\": \"y\"}",
+                signed.loggedAt(), signed.mac())).isPresent(), "row changed");
+        assertTrue(signer.check("a", "inc", new ChangeRecord(7, 42, true, "public.t", "U", true, signed.key(), null,
+                signed.loggedAt(), signed.mac())).isPresent(), "row gone");
+    }
+
+    @Test
+    void a_change_is_signed_over_the_fingerprint_the_digest_chains_and_keeps_it() {
+        ChangeRecord signed = signer.sign("a", "inc", change);
+        assertArrayEquals(Fingerprint.of(change), signed.fingerprint());
+        assertEquals(change.withMac(signed.mac()), signed, "the fingerprint is derived, not a field of the change");
+        ChangeRecord received = new ChangeRecord(7, 42, true, "public.t", "U", false, signed.key(), signed.row(), signed.loggedAt(), signed.mac());
+        assertNull(received.fingerprint(), "a change read from a message carries no fingerprint: the receiver computes its own");
+        ChangeRecord checked = received.fingerprinted();
+        assertEquals(Optional.empty(), signer.check("a", "inc", checked));
+        assertArrayEquals(signed.fingerprint(), checked.fingerprint());
+        assertSame(checked, checked.fingerprinted(), "computed once");
     }
 
     @Test

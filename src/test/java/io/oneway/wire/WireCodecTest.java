@@ -44,19 +44,19 @@ class WireCodecTest {
         assertMalformed("{not json", "not valid JSON");
         assertMalformed("[1, 2]", "not a JSON object");
         assertMalformed("{\"v\": 2}", "unsupported message version");
-        assertMalformed("{\"v\":3,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[]}", "'changes' is missing or empty");
-        assertMalformed("{\"v\":3,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"e\":true,\"ref\":false,\"o\":\"I\",\"p\":\"1\"}]}", "'p' is missing or not an integer");
-        assertMalformed("{\"v\":3,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"ref\":false,\"t\":\"t\",\"o\":\"X\"}]}",
+        assertMalformed("{\"v\":4,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[]}", "'changes' is missing or empty");
+        assertMalformed("{\"v\":4,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"e\":true,\"ref\":false,\"o\":\"I\",\"p\":\"1\"}]}", "'p' is missing or not an integer");
+        assertMalformed("{\"v\":4,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"ref\":false,\"t\":\"t\",\"o\":\"X\"}]}",
                 "unknown operation");
-        assertMalformed("{\"v\":3,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"ref\":false,\"t\":\"t\",\"o\":\"I\",\"k\":\"{}\"}]}",
+        assertMalformed("{\"v\":4,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"ref\":false,\"t\":\"t\",\"o\":\"I\",\"k\":\"{}\"}]}",
                 "'k' is not a JSON object");
-        assertMalformed("{\"v\":3,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"ref\":false,\"t\":\"t\",\"o\":\"I\",\"k\":{}}]}",
+        assertMalformed("{\"v\":4,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"ref\":false,\"t\":\"t\",\"o\":\"I\",\"k\":{}}]}",
                 "'r' is missing");
-        assertMalformed("{\"v\":3,\"kind\":\"nuke\",\"source\":\"s\",\"incarnation\":\"i\"}", "unknown message kind");
-        assertMalformed("{\"v\":3,\"kind\":\"ack\",\"source\":5,\"incarnation\":\"i\"}", "'source' is missing or not a string");
-        assertMalformed("{\"v\":3,\"kind\":\"ack\",\"source\":\"s\",\"incarnation\":\"i\",\"from\":1,\"to\":1,\"id\":0,\"piece\":0,\"mac\":\"m\"} {}", "data after the message");
-        assertMalformed("{\"v\":3,\"kind\":\"ack\",\"source\":\"s\",\"incarnation\":\"i\",\"from\":1,\"to\":1,\"mac\":\"m\"}", "'id' is missing");
-        assertMalformed("{\"v\":3,\"kind\":\"chunk\",\"source\":\"s\",\"incarnation\":\"i\",\"chunk\":{\"i\":3,\"n\":3}}", "chunk index 3 of 3");
+        assertMalformed("{\"v\":4,\"kind\":\"nuke\",\"source\":\"s\",\"incarnation\":\"i\"}", "unknown message kind");
+        assertMalformed("{\"v\":4,\"kind\":\"ack\",\"source\":5,\"incarnation\":\"i\"}", "'source' is missing or not a string");
+        assertMalformed("{\"v\":4,\"kind\":\"ack\",\"source\":\"s\",\"incarnation\":\"i\",\"from\":1,\"to\":1,\"id\":0,\"piece\":0,\"mac\":\"m\"} {}", "data after the message");
+        assertMalformed("{\"v\":4,\"kind\":\"ack\",\"source\":\"s\",\"incarnation\":\"i\",\"from\":1,\"to\":1,\"mac\":\"m\"}", "'id' is missing");
+        assertMalformed("{\"v\":4,\"kind\":\"chunk\",\"source\":\"s\",\"incarnation\":\"i\",\"chunk\":{\"i\":3,\"n\":3}}", "chunk index 3 of 3");
         assertMalformed("x".repeat(10_001), "over the limit");
     }
 
