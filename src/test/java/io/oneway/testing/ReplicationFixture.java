@@ -273,7 +273,9 @@ public final class ReplicationFixture implements AutoCloseable {
      * central database (from the WAL: once the slot was read past the WAL written so far).
      */
     public void awaitCaughtUp(String source, Duration atMost) {
-        String written = (String) Sql.value(remote(source), "select pg_current_wal_lsn()::text");
+        // the insert position, past every commit so far: the write position (pg_current_wal_lsn) lags behind
+        // an asynchronous commit, so a slot could pass it before the reader has seen the last transaction
+        String written = (String) Sql.value(remote(source), "select pg_current_wal_insert_lsn()::text");
         await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> {
             watched.forEach(ReplicatorProcess::checkAlive);
             if (number(remote(source), "select count(*) from oneway.position_counter c left join pg_replication_slots s on s.slot_name = c.wal_slot "
