@@ -138,6 +138,11 @@ begin
   if qualified is null then
     raise exception '% is not a table', tbl using errcode = '42809';
   end if;
+  -- the lock its triggers need (drop trigger takes this one), before anything here changes the table's catalog
+  -- row: taken only at the triggers, after the grants had changed that row, it deadlocked with a session holding
+  -- the table that then changed the row too (autovacuum's analyze of a freshly loaded table does); taken first,
+  -- it waits for such a session, and the server cancels an autovacuum that keeps it waiting
+  execute format('lock table %s in access exclusive mode', qualified);
   execute format('grant usage on schema %I to oneway_applier', schema_name);
   execute format('grant select, insert, update, delete on %s to oneway_applier', qualified);
   -- its serial and identity sequences, which the remote's sequence values move (remote 10-sequences.sql)

@@ -3,6 +3,7 @@ package io.oneway.ops;
 import static io.oneway.testing.Sql.exec;
 import static io.oneway.testing.Sql.number;
 import static io.oneway.testing.Sql.rows;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,10 +11,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
@@ -96,6 +100,27 @@ class ReadOnlyIT {
                 Map.of("op", "DELETE", "old", "{\"v\": \"two\", \"id\": 2}", "new", "null")),
                 rows(central, "select l.op, coalesce(l.old_row::text, 'null') as old, coalesce(l.new_row::text, 'null') as new "
                         + "from oneway.repair_log l where l.table_name = 'shop.items' order by l.id"));
+    }
+
+    @Test
+    void enabling_apply_beside_a_session_that_holds_the_table_and_changes_its_catalog_row_waits_for_it_instead_of_deadlocking() throws Exception {
+        CompletableFuture<Void> enabling;
+        try (Connection maintenance = central.getConnection()) {
+            // what autovacuum's analyze of a freshly loaded table does (the bench's split phase met it): it holds the
+            // table in share update exclusive mode, then updates the table's pg_class row
+            maintenance.setAutoCommit(false);
+            exec(maintenance, "lock table shop.notes in share update exclusive mode");
+            enabling = CompletableFuture.runAsync(() -> exec(central, "select oneway.enable_apply('shop.notes', 'branch1')"));
+            await().atMost(Duration.ofSeconds(30)).until(() -> number(central, "select count(*) from pg_stat_activity "
+                    + "where wait_event_type = 'Lock' and query like '%enable_apply(''shop.notes''%'") == 1);
+            // enable_apply's grants changed that row already when it took the table's lock only for its triggers: this
+            // update then waited for enable_apply's transaction, which waited for this lock, and one of them was rolled back
+            exec(maintenance, "grant select on shop.notes to clerk");
+            maintenance.commit();
+        }
+        enabling.get(30, TimeUnit.SECONDS);
+        assertEquals(1, number(central, "select count(*) from pg_trigger where tgrelid = 'shop.notes'::regclass and tgname = 'oneway_read_only'"));
+        assertEquals(1, number(central, "select count(*) from oneway.replicated_table where table_name = 'shop.notes'"));
     }
 
     @Test
