@@ -68,9 +68,10 @@ changes=$((N * 2 * 5))
 wait_sub() {
   local target; target=$(q $REM native "select pg_current_wal_lsn()")
   local deadline=$(( $(date +%s) + 600 ))
-  until [ "$(q $CEN native "select coalesce(latest_end_lsn,'0/0') >= '$target' from pg_stat_subscription where subname='s'")" = t ]; do
+  local caught="select coalesce(latest_end_lsn,'0/0') >= '$target' from pg_stat_subscription where subname='s'"
+  until [ "$(q $CEN native "$caught")" = t ]; do
     [ "$(date +%s)" -lt $deadline ] || { log "native subscription did not catch up"; exit 1; }
-    sleep 0.05
+    wait_on $CEN native "$caught"
   done
 }
 t0=$(now); native_tps=$(pgb -t "$N" native | awk '/^tps/ {print int($3)}'); t1=$(now); wait_sub; t2=$(now)

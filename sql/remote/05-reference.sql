@@ -73,12 +73,14 @@ end $$;
 -- reference-mode change is read now. A change whose key and row are over max_change_bytes comes
 -- last, without its row (row_image null, row_bytes its size): the sender blocks it instead of
 -- sending it. Positions are dense, so the range bounds the rows read; the plan is fixed to index
--- probes, as statistics of a fast-growing log lag behind.
+-- probes, as statistics of a fast-growing log lag behind, and planned once per session (a plan per
+-- call was a twentieth of the remote server's time in a catch-up).
 drop function if exists oneway.sendable_changes(bigint, bigint, int);
 create or replace function oneway.sendable_changes(after bigint, upto bigint, max_changes int, max_bytes bigint, max_change_bytes bigint)
 returns table ("position" bigint, txid text, tx_end boolean, object_type text, object_id text, op char(1),
                capture_mode char(1), row_image text, logged_at text, row_bytes bigint)
-language plpgsql stable set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off as $$
+language plpgsql stable set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off
+set plan_cache_mode = force_generic_plan as $$
 declare
   r record;
   total bigint := 0;
