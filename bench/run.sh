@@ -116,12 +116,19 @@ catchup_backlog; catchup_drain
 record "Oneway catch-up, running replicator: $CATCHUP_N changes at $CATCHUP_RATE changes/s after the central database came back (first apply to last), $(python3 -c "print(round($CATCHUP_RATE/$native_catchup,2))") x native"
 
 # --- live lag while pgbench writes at full speed ------------------------------------------------
-sample_lag() { # $1 file: one line (changes behind, seconds behind) every 0.5 s while process $2 runs
-  while kill -0 "$2" 2>/dev/null; do
-    local a; a=$(applied)
-    psql -h localhost -p $REM -U postgres -d $DB -qAtX -F ' ' -v applied="$a" -f bench/lag-sample.sql | awk -v a="$a" '{print $1 - a, $2}' >> "$1"
-    sleep 0.5
-  done
+sample_lag() { # $1 file: one line (changes behind, seconds behind) per 0.5 s while process $2 runs. One session per
+  # database reads every 0.5 s (psql's \watch): a psql started for every sample cost a fifth of a core, taken from the
+  # writer being measured. The seconds behind are worked out afterwards from the changes' logged times (bench/lag.py)
+  local central remote logged
+  printf '%s\n' "select extract(epoch from clock_timestamp()), coalesce(max(applied_position), 0) from oneway.source_progress" '\watch 0.5' \
+    | psql -h localhost -p $CEN -U postgres -d $DB -qAtX -F ' ' > "$1.central" & central=$!
+  printf '%s\n' "select extract(epoch from clock_timestamp()), (select last_position from oneway.position_counter) + (select count(*) from oneway.unpositioned_changes())" '\watch 0.5' \
+    | psql -h localhost -p $REM -U postgres -d $DB -qAtX -F ' ' > "$1.remote" & remote=$!
+  while kill -0 "$2" 2>/dev/null; do sleep 0.5; done
+  kill $central $remote 2>/dev/null; wait $central $remote 2>/dev/null || true
+  q $REM $DB "select p.position || ' ' || extract(epoch from l.logged_at) from oneway.change_position p join oneway.change_log l on l.log_id = p.log_id
+              where p.position = any('{$(python3 bench/lag.py positions "$1.central" "$1.remote")}'::bigint[])" > "$1.logged"
+  python3 bench/lag.py lines "$1.central" "$1.remote" "$1.logged" >> "$1"
 }
 live_run() { # $1 name; pgbench at full speed on $DB for LIVE_SECONDS; sets LIVE_TPS, LIVE_RATE (changes/s
   # replicated, first apply to last), LAG50/99/MAX (s behind), LAGC50/99/MAX (changes behind), CAUGHT (s) and
