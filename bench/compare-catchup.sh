@@ -13,6 +13,9 @@
 # last), the replicator's CPU per thread over the last drain (`jcmd Thread.print`) and the
 # statements that took the most time on each database during it. One line per revision and round
 # in target/compare/catchup.md; each run's detail beside it.
+# PERF=1 records the whole machine (`perf record -a -g`, Debian's linux-perf) over each run's last drain:
+# perf.txt has each process's CPU seconds (idle included) and where the busiest PostgreSQL
+# backends spent theirs (bench/perf-summary.py).
 # BEFORE_OPTS and AFTER_OPTS add JVM options to the replicator of either; with the same revision
 # twice they compare options (AFTER_OPTS="-XX:-UseParallelGC -XX:+UseG1GC": G1 instead of the default).
 set -euo pipefail
@@ -33,12 +36,16 @@ catchup() { # $1 label, $2 source directory: one run; appends its line to RESULT
     catchup_backlog
     statements_reset $REM
     jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-before.txt"
+    [ "${PERF:-0}" = 0 ] || [ "$r" != "$WARM_ROUNDS" ] || { perf record -e cpu-clock -F 999 -a -g -o "$OUT/perf.data" > /dev/null 2>&1 & PERF_PID=$!; }
     catchup_drain
+    [ -z "${PERF_PID:-}" ] || { ps -eo pid,args > "$OUT/ps.txt"; kill -INT "$PERF_PID"; wait "$PERF_PID" || true; PERF_PID=; }
     jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-after.txt"
     running="$running $CATCHUP_RATE"
   done
   thread_cpu "$OUT/threads-before.txt" "$OUT/threads-after.txt" > "$OUT/threads.txt"
   top_statements > "$OUT/statements.txt"
+  [ ! -f "$OUT/perf.data" ] || perf script -F comm,pid,tid,time,ip,sym,dso -i "$OUT/perf.data" 2>/dev/null \
+    | python3 bench/perf-summary.py "$OUT/ps.txt" > "$OUT/perf.txt"
   stop_replicator
   record "| $1 | $cold | ${running# } |"
 }
