@@ -9,9 +9,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.oneway.wire.ChangeRecord;
 
@@ -24,17 +22,18 @@ import io.oneway.wire.ChangeRecord;
 record RowShape(List<String> columns, List<String> keyColumns, List<String> rowsTouched) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String NULL = "n";
 
     static RowShape of(ChangeRecord change) throws ApplyHaltException {
         try {
-            Map<String, JsonNode> keyValues = new LinkedHashMap<>();
+            Map<String, String> keyValues = new LinkedHashMap<>();
             List<String> keyColumns = read(change, change.key(), null, keyValues);
             String before = identity(change, keyColumns, keyValues);
             if (change.row() == null) {
                 return new RowShape(List.of(), keyColumns, List.of(before));
             }
             boolean update = "U".equals(change.op());
-            Map<String, JsonNode> newKeyValues = new HashMap<>();
+            Map<String, String> newKeyValues = new HashMap<>();
             List<String> columns = read(change, change.row(), update ? keyColumns : List.of(), newKeyValues);
             if (!update) {
                 return new RowShape(columns, keyColumns, List.of(before));
@@ -46,18 +45,38 @@ record RowShape(List<String> columns, List<String> keyColumns, List<String> rows
         }
     }
 
-    /** The table and the key values, in the key's column order, as one comparable string. */
-    private static String identity(ChangeRecord change, List<String> keyColumns, Map<String, JsonNode> values) {
-        ObjectNode key = JSON.createObjectNode();
-        keyColumns.forEach(k -> key.set(k, values.get(k)));
-        return change.table() + '\u0000' + key;
+    /**
+     * The table and the key values, in the key's column order, as one comparable string: each
+     * name and value with its length before it, so that no two different keys read the same.
+     */
+    private static String identity(ChangeRecord change, List<String> keyColumns, Map<String, String> values) {
+        StringBuilder id = new StringBuilder(change.table()).append('\u0000');
+        for (String k : keyColumns) {
+            id.append(k.length()).append(':').append(k).append(values.getOrDefault(k, NULL));
+        }
+        return id.toString();
+    }
+
+    /** A value as {@link #identity} compares it: a string's text (as the JSON decodes it), or another value's JSON. */
+    private static String value(JsonParser p) throws IOException {
+        return switch (p.currentToken()) {
+            case VALUE_STRING -> {
+                String text = p.getText();
+                yield "s" + text.length() + ':' + text;
+            }
+            case VALUE_NULL -> NULL;
+            default -> {
+                String json = JSON.readTree(p).toString();
+                yield "j" + json.length() + ':' + json;
+            }
+        };
     }
 
     /**
      * The field names of a JSON object, in order; the values of the {@code wanted} fields (all,
      * when null) go into {@code values}, the others are skipped unread.
      */
-    private static List<String> read(ChangeRecord change, String json, List<String> wanted, Map<String, JsonNode> values)
+    private static List<String> read(ChangeRecord change, String json, List<String> wanted, Map<String, String> values)
             throws IOException, ApplyHaltException {
         List<String> names = new ArrayList<>();
         try (JsonParser p = JSON.createParser(json)) {
@@ -69,7 +88,7 @@ record RowShape(List<String> columns, List<String> keyColumns, List<String> rows
                 names.add(name);
                 p.nextToken();
                 if (wanted == null || wanted.contains(name)) {
-                    values.put(name, JSON.readTree(p));
+                    values.put(name, value(p));
                 } else {
                     p.skipChildren();
                 }
