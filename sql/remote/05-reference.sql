@@ -97,14 +97,15 @@ begin
      order by p.position
   loop
     image := case when r.cm = 'R' and r.o <> 'D' then oneway.current_row(r.ot, r.k)::text else r.ri::text end;
-    size := octet_length(r.k::text) + coalesce(octet_length(image), 0);
+    -- the key's text is made once, for its size and the result (jsonb output, per row)
+    object_id := r.k::text;
+    size := octet_length(object_id) + coalesce(octet_length(image), 0);
     exit when total > 0 and total + size > max_bytes;
     total := total + size;
     "position" := r.pos;
     txid := r.tx::text;
     tx_end := r.te;
     object_type := r.ot;
-    object_id := r.k::text;
     op := r.o;
     capture_mode := r.cm;
     row_image := case when size > max_change_bytes then null else image end;
