@@ -11,11 +11,12 @@ import java.util.Map;
 import io.oneway.wire.ChangeRecord;
 
 /**
- * Orders a run of changes for few round trips: every change of a row keeps its place after
- * the row's earlier changes (an update that changes a key counts for both keys), and within
- * that, changes with the same statement are batched together. A run commits as one
- * transaction, with triggers and foreign-key actions off (replica role), so the order of
- * changes of different rows inside it is not visible to anyone.
+ * Orders a run's net changes ({@link NetChanges}) for few round trips: every change of a row
+ * keeps its place after the row's earlier changes (an update that changes a key counts for both
+ * keys), and within that, changes with the same statement are batched together. A run commits
+ * as one transaction, with triggers and foreign-key actions off (replica role), so the order of
+ * changes of different rows inside it, and a row's images between its changes, are not visible
+ * to anyone.
  */
 final class ApplyPlan {
 
@@ -30,8 +31,9 @@ final class ApplyPlan {
     static List<Batch> of(List<ChangeRecord> run, Statements catalog) throws SQLException, ApplyHaltException {
         Map<String, Integer> lastLayerOfRow = new HashMap<>();
         List<Map<String, List<ChangeRecord>>> layers = new ArrayList<>();
-        for (ChangeRecord change : run) {
-            RowShape shape = RowShape.of(change);
+        for (NetChanges.Change net : NetChanges.of(run)) {
+            ChangeRecord change = net.change();
+            RowShape shape = net.shape();
             List<String> rows = shape.rowsTouched();
             int layer = 0;
             for (String row : rows) {
