@@ -38,18 +38,12 @@ final class NetChanges {
             Integer slot = mergeable(later) ? lastOfRow.get(rows.get(0)) : null;
             Change earlier = slot == null ? null : slots.get(slot);
             switch (earlier == null || !mergeable(earlier) ? "" : earlier.change().op() + record.op()) {
-                case "IU" -> {
+                case "IU", "UU" -> {
                     if (!covers(later, earlier)) {
                         append(slots, lastOfRow, later);
                     } else {
-                        slots.set(slot, new Change(asInsert(record), later.shape()));
-                    }
-                }
-                case "UU" -> {
-                    if (!covers(later, earlier)) {
-                        append(slots, lastOfRow, later);
-                    } else {
-                        slots.set(slot, later);
+                        // the row's last image, written as the earlier change wrote it (an insert stays an insert)
+                        slots.set(slot, new Change(asOp(record, earlier.change().op()), later.shape()));
                     }
                 }
                 case "UD" -> slots.set(slot, later);
@@ -82,8 +76,9 @@ final class NetChanges {
         return later.shape().columns().containsAll(earlier.shape().columns());
     }
 
-    private static ChangeRecord asInsert(ChangeRecord update) {
-        return new ChangeRecord(update.position(), update.txid(), update.txEnd(), update.table(), "I", false, update.key(), update.row(),
-                update.loggedAt(), update.mac(), update.fingerprint());
+    private static ChangeRecord asOp(ChangeRecord update, String op) {
+        return op.equals(update.op()) ? update
+                : new ChangeRecord(update.position(), update.txid(), update.txEnd(), update.table(), op, false, update.key(), update.row(),
+                        update.loggedAt(), update.mac(), update.fingerprint());
     }
 }
