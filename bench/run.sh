@@ -15,8 +15,8 @@
 #   capture from the WAL (oneway.capture.from-wal): write cost, catch-up, live rate and lag,
 #   a live snapshot (onboarding) of a 1,000,000-row table / native copy_data, and lag meanwhile,
 #   and in the split deployment (the remote and central replicators as processes of the
-#   distribution, a broker on each side joined by core bridges): live at full speed, a running
-#   replicator's catch-up, each with a CPU profile of both processes, and the drain after an
+#   distribution, a broker on each side joined by core bridges): the catch-up of replicators
+#   started on a backlog and of running ones, live at full speed, each with a CPU profile of both processes, and the drain after an
 #   outage of the head office's broker / of the central replicator.
 # Before the split deployment the replicator runs as one JVM (both halves, embedded broker,
 # -Xmx512m) with a JFR recording for the profile. Results: target/bench/results.md. It stops by itself and drops
@@ -289,8 +289,8 @@ record "snapshot of a $SNAPSHOT_ROWS-row table ($((items_bytes / 1048576)) MB): 
 # As README "Deployment": the remote and central replicators as processes of the distribution
 # (bin/oneway run --profile), each logged in to its own broker from bin/oneway create-broker, the
 # brokers joined by core bridges (changes to the head office's broker, replies back). Measured in
-# this topology: live at full speed and a running replicator's catch-up, each with a CPU profile of
-# both replicators (JFR, the phase's part of a recording that runs from their start) and the CPU seconds each process
+# this topology: the catch-up of replicators started on a backlog, a running replicator's catch-up
+# and live at full speed, each with a CPU profile of both replicators (JFR, the phase's part of a recording that runs from their start) and the CPU seconds each process
 # used; then the drains after an outage: a writer at OUTAGE_TPS runs through OUTAGE_MINUTES without
 # the central replicator, then without the head office's broker, and 90 s beyond; the figure is how
 # fast the backlog drains once the part is back.
@@ -349,9 +349,16 @@ PY
 }
 : > "$OUT/split-profiles.txt"
 start_broker branch; start_broker central
+# the phases in the all-in-one order: both replicators started on a backlog written with capture alone
+# (their JIT compiling meanwhile), then the running replicators' catch-up, then live; each of the
+# last two after as many changes through both JVMs as the all-in-one replicator's
+log "split deployment: catch-up of $((N * 10)) changes by replicators started on them"
+pgb -t "$N" split > /dev/null
+split_backlog=$(captured)
 start_remote; start_central
-pgb -t 1000 split > /dev/null; wait_applied "$(captured)"
-# the catch-up first, as in the all-in-one phases: it warms both JVMs before the live phase
+profiled cold wait_applied "$split_backlog"
+split_cold=$(drain_rate 0)
+record "split deployment, catch-up by replicators started on the backlog: $split_backlog changes at $split_cold changes/s (first apply to last), $(python3 -c "print(round($split_cold/$native_catchup,2))") x native"
 log "split deployment: catch-up, the central database away while $((N * 2)) transactions are written"
 catchup_backlog
 profiled catchup catchup_drain
