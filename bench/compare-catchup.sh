@@ -50,14 +50,8 @@ catchup() { # $1 label, $2 source directory: one run; appends its line to RESULT
   record "| $1 | $cold | ${running# } |"
 }
 
-log "building $1 and $2"
-BEFORE=$(build "$1"); AFTER=$(build "$2")
 { echo "# Catch-up, $1 (before) and $2 (after), $(date -u +%F\ %T) UTC, $(nproc) cores, backlogs of $((N * 10)) changes"
   echo
   echo "| run | cold catch-up (changes/s) | running replicator's catch-ups (changes/s) |"
   echo "|---|---|---|"; } > "$RESULTS"
-for round in $(seq "$ROUNDS"); do
-  log "round $round: $1"; catchup "before-$round" "$BEFORE"
-  log "round $round: $2"; catchup "after-$round" "$AFTER"
-done
-log "results: $RESULTS"
+compare_rounds catchup "$1" "$2"

@@ -47,14 +47,8 @@ live() { # $1 label, $2 source directory: one run; appends its line to RESULTS
   record "| $1 | $tps | $cap | $(python3 -c "print(round($tps / $cap, 2))") | $rate | $(python3 -c "print(int($l50*1000), '/', int($l99*1000))") | $cores | $alone |"
 }
 
-log "building $1 and $2"
-BEFORE=$(build "$1"); AFTER=$(build "$2")
 { echo "# Live phase, $1 (before) and $2 (after), $(date -u +%F\ %T) UTC, $(nproc) cores, $LIVE_SECONDS s at full speed"
   echo
   echo "| run | writer tps beside the replicator | with capture alone | ratio | changes/s replicated | latency p50 / p99 at 500 changes/s (ms) | CPU in cores during the load | CPU in cores with capture alone |"
   echo "|---|---|---|---|---|---|---|---|"; } > "$RESULTS"
-for round in $(seq "$ROUNDS"); do
-  log "round $round: $1"; live "before-$round" "$BEFORE"
-  log "round $round: $2"; live "after-$round" "$AFTER"
-done
-log "results: $RESULTS"
+compare_rounds live "$1" "$2"

@@ -115,8 +115,9 @@ compare_start() { # the start of bench/compare-*.sh: $1 script name, $2 results 
   trap compare_cleanup EXIT
   cp bench/workload.sql /tmp/oneway_bench_tx.sql; chmod 644 /tmp/oneway_bench_tx.sql
 }
-compare_cleanup() { # the replicator, then both clusters
+compare_cleanup() { # the replicators and brokers, then both clusters
   [ -z "$REPLICATOR_PID" ] || kill "$REPLICATOR_PID" 2>/dev/null || true
+  split_stop
   for c in onewayrem onewaycen; do pg_dropcluster --stop $V $c 2>/dev/null || true; done
 }
 compare_prepare() { # $1 label, $2 source directory: OUT, DIST, CP and RUN_OPTS (BEFORE_OPTS or AFTER_OPTS) of a run, new
@@ -127,6 +128,17 @@ compare_prepare() { # $1 label, $2 source directory: OUT, DIST, CP and RUN_OPTS 
   compare_cleanup; create_clusters; DB=bench; make_db bench; same_customers bench; install bench
   q $REM bench "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" > /dev/null
 }
+compare_rounds() { # $1 the function that runs one revision ($1 label, $2 its source directory), $2 BEFORE, $3 AFTER:
+  # both built, then ROUNDS runs of each in turn
+  local before after round
+  log "building $2 and $3"
+  before=$(build "$2"); after=$(build "$3")
+  for round in $(seq "$ROUNDS"); do
+    log "round $round: $2"; "$1" "before-$round" "$before"
+    log "round $round: $3"; "$1" "after-$round" "$after"
+  done
+  log "results: $RESULTS"
+}
 statements_reset() { # on the databases at these ports (default both)
   for p in ${@:-$REM $CEN}; do q $p bench "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null; done
 }
@@ -135,4 +147,61 @@ top_statements() { # on both databases, since statements_reset
     echo "${side%%:*} database: statements by total time (ms, calls, mean ms; nested ones included)"
     q ${side##*:} bench "select round(total_exec_time) || ' ' || calls || ' ' || round(mean_exec_time::numeric, 2) || ' ' || case when toplevel then '' else '(nested) ' end || left(regexp_replace(query, '\s+', ' ', 'g'), 110) from pg_stat_statements where dbid = (select oid from pg_database where datname = 'bench') order by total_exec_time desc limit 8"
   done
+}
+# The split deployment (bench/run.sh, bench/compare-split.sh): the remote and central replicators as
+# processes of the distribution ($DIST), each logged in to its own broker, the brokers joined by core bridges.
+BROKER_PORT_BRANCH=61618; BROKER_PORT_CENTRAL=61619
+REMOTE_PID=; CENTRAL_PID=; BRANCH_BROKER_PID=; CENTRAL_BROKER_PID=
+split_prepare() { # the split deployment on $DB (its tables captured on the remote): the central side applies
+  # them for branch1, and the two brokers are made under $OUT; sets DBS (the replicators' database settings)
+  DBS="-Doneway.remote.jdbc-url=jdbc:postgresql://localhost:$REM/$DB -Doneway.central.jdbc-url=jdbc:postgresql://localhost:$CEN/$DB -Doneway.apply.tables=public.customers,public.orders"
+  q $CEN $DB "select oneway.enable_apply('customers', 'branch1'), oneway.enable_apply('orders', 'branch1')" >/dev/null
+  # branch: forwards the changes to the head office, logging in there as branch1; head office: the replies back, as central
+  ARTEMIS_ADMIN_PASSWORD=bench-only ONEWAY_BRIDGE_PASSWORD=DEMO-ONLY-branch1-broker-password "$DIST/bin/oneway" create-broker "$OUT/broker-branch" \
+    --port $BROKER_PORT_BRANCH --console-port 0 --memory 1G --forward oneway.branch1.changes=tcp://127.0.0.1:$BROKER_PORT_CENTRAL --bridge-user branch1 >/dev/null
+  ARTEMIS_ADMIN_PASSWORD=bench-only ONEWAY_BRIDGE_PASSWORD=DEMO-ONLY-central-broker-password "$DIST/bin/oneway" create-broker "$OUT/broker-central" \
+    --port $BROKER_PORT_CENTRAL --console-port 0 --memory 1G --forward oneway.branch1.replies=tcp://127.0.0.1:$BROKER_PORT_BRANCH --bridge-user central >/dev/null
+}
+start_broker() { # $1 branch|central
+  local port; eval "port=\$BROKER_PORT_${1^^}"
+  "$OUT/broker-$1/bin/artemis" run >> "$OUT/broker-$1.log" 2>&1 &
+  eval "${1^^}_BROKER_PID=$!"
+  until (echo > /dev/tcp/127.0.0.1/$port) 2>/dev/null; do sleep 0.2; done
+}
+start_role() { # $1 remote|central, $2 broker user, $3 management port, $4 broker port
+  # the recording runs from the start: one started by jcmd mid-run makes the JIT throw away and
+  # recompile the replicator's compiled code (JVMTI invalidates it), on the measured phase's cores
+  JAVA_OPTS="$DBS -XX:StartFlightRecording=name=split,settings=profile -Doneway.broker.url=tcp://127.0.0.1:$4 -Doneway.broker.user=$2 -Doneway.broker.password=DEMO-ONLY-$2-broker-password -Dcamel.management.port=$3 ${REPLICATOR_OPTS:-}" \
+    ONEWAY_LOG_DIR="$OUT/split-$1" "$DIST/bin/oneway" run --profile "$1" > /dev/null 2>&1 &
+  eval "${1^^}_PID=$!"
+}
+start_remote() { start_role remote branch1 9881 $BROKER_PORT_BRANCH; }
+start_central() { start_role central central 9882 $BROKER_PORT_CENTRAL; }
+split_pids() { echo "$REMOTE_PID $CENTRAL_PID $BRANCH_BROKER_PID $CENTRAL_BROKER_PID"; }
+cpu_now() { # the machine's busy CPU ticks, then each process's of split_pids
+  echo "$(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat) $(for p in $(split_pids); do awk '{printf "%d ", $14 + $15}' /proc/$p/stat; done)"
+}
+profiled() { # $1 phase, rest: a command run with both replicators recorded by JFR and the CPU counted
+  local pid before after begin end
+  begin=$(date +%T); before=$(cpu_now)
+  "${@:2}"
+  after=$(cpu_now); end=$(date +%T)
+  for pid in $REMOTE_PID $CENTRAL_PID; do jcmd "$pid" JFR.dump name=split begin="$begin" filename="$OUT/split-$1-$pid.jfr" > /dev/null; done
+  python3 - "$(getconf CLK_TCK)" "$before" "$after" > "$OUT/split-$1-cpu.txt" <<'PY'
+import sys
+hz = int(sys.argv[1]); b = [int(x) for x in sys.argv[2].split()]; a = [int(x) for x in sys.argv[3].split()]
+d = [(y - x) / hz for x, y in zip(b, a)]
+parts = dict(zip(["remote replicator", "central replicator", "branch broker", "central broker"], d[1:]))
+parts["PostgreSQL, pgbench and the rest"] = d[0] - sum(d[1:])
+print(f"CPU seconds used in the phase, {d[0]:.1f} in all: " + ", ".join(f"{k} {v:.1f} ({100 * v / d[0]:.0f} %)" for k, v in parts.items()))
+PY
+  { echo "split deployment, $1 phase:"; cat "$OUT/split-$1-cpu.txt"
+    for pid in $REMOTE_PID $CENTRAL_PID; do
+      echo "$([ "$pid" = "$REMOTE_PID" ] && echo remote || echo central) replicator, CPU samples by area:"
+      jfr print --events jdk.ExecutionSample "$OUT/split-$1-$pid.jfr" | python3 bench/profile-summary.py "$begin" "$end"
+    done; } >> "$OUT/split-profiles.txt"
+}
+split_stop() { # every process of the split deployment
+  [ -z "$(split_pids | tr -d ' ')" ] || { kill $(split_pids) 2>/dev/null || true; wait $(split_pids) 2>/dev/null || true; }
+  REMOTE_PID=; CENTRAL_PID=; BRANCH_BROKER_PID=; CENTRAL_BROKER_PID=
 }

@@ -33,7 +33,7 @@ N=${N:-30000}; LIVE_SECONDS=${LIVE_SECONDS:-60}; RATE_TPS=${RATE_TPS:-100}; LOSS
 OUTAGE_MINUTES=${OUTAGE_MINUTES:-2}; OUTAGE_TPS=${OUTAGE_TPS:-150}; SNAPSHOT_ROWS=${SNAPSHOT_ROWS:-1000000}
 OUT=$ROOT/target/bench; mkdir -p "$OUT"; rm -rf "$OUT/data" "$OUT"/broker-* "$OUT"/split-*
 RESULTS=$OUT/results.md
-REPLICATOR_PID=; REMOTE_PID=; CENTRAL_PID=; BRANCH_BROKER_PID=; CENTRAL_BROKER_PID=
+REPLICATOR_PID=
 
 cleanup() {
   for pid in $REPLICATOR_PID $REMOTE_PID $CENTRAL_PID $BRANCH_BROKER_PID $CENTRAL_BROKER_PID; do kill "$pid" 2>/dev/null || true; done
@@ -298,55 +298,9 @@ log "split deployment: a broker on each side, joined by core bridges"
 DB=split
 make_db split
 same_customers split
-DBS="-Doneway.remote.jdbc-url=jdbc:postgresql://localhost:$REM/split -Doneway.central.jdbc-url=jdbc:postgresql://localhost:$CEN/split -Doneway.apply.tables=public.customers,public.orders"
 install split
 q $REM split "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" >/dev/null
-q $CEN split "select oneway.enable_apply('customers', 'branch1'), oneway.enable_apply('orders', 'branch1')" >/dev/null
-BROKER_PORT_BRANCH=61618; BROKER_PORT_CENTRAL=61619
-# branch: forwards the changes to the head office, logging in there as branch1; head office: the replies back, as central
-ARTEMIS_ADMIN_PASSWORD=bench-only ONEWAY_BRIDGE_PASSWORD=DEMO-ONLY-branch1-broker-password "$DIST/bin/oneway" create-broker "$OUT/broker-branch" \
-  --port $BROKER_PORT_BRANCH --console-port 0 --memory 1G --forward oneway.branch1.changes=tcp://127.0.0.1:$BROKER_PORT_CENTRAL --bridge-user branch1 >/dev/null
-ARTEMIS_ADMIN_PASSWORD=bench-only ONEWAY_BRIDGE_PASSWORD=DEMO-ONLY-central-broker-password "$DIST/bin/oneway" create-broker "$OUT/broker-central" \
-  --port $BROKER_PORT_CENTRAL --console-port 0 --memory 1G --forward oneway.branch1.replies=tcp://127.0.0.1:$BROKER_PORT_BRANCH --bridge-user central >/dev/null
-start_broker() { # $1 branch|central
-  local port; eval "port=\$BROKER_PORT_${1^^}"
-  "$OUT/broker-$1/bin/artemis" run >> "$OUT/broker-$1.log" 2>&1 &
-  eval "${1^^}_BROKER_PID=$!"
-  until (echo > /dev/tcp/127.0.0.1/$port) 2>/dev/null; do sleep 0.2; done
-}
-start_role() { # $1 remote|central, $2 broker user, $3 management port, $4 broker port
-  # the recording runs from the start: one started by jcmd mid-run makes the JIT throw away and
-  # recompile the replicator's compiled code (JVMTI invalidates it), on the measured phase's cores
-  JAVA_OPTS="$DBS -XX:StartFlightRecording=name=split,settings=profile -Doneway.broker.url=tcp://127.0.0.1:$4 -Doneway.broker.user=$2 -Doneway.broker.password=DEMO-ONLY-$2-broker-password -Dcamel.management.port=$3 ${REPLICATOR_OPTS:-}" \
-    ONEWAY_LOG_DIR="$OUT/split-$1" "$DIST/bin/oneway" run --profile "$1" > /dev/null 2>&1 &
-  eval "${1^^}_PID=$!"
-}
-start_remote() { start_role remote branch1 9881 $BROKER_PORT_BRANCH; }
-start_central() { start_role central central 9882 $BROKER_PORT_CENTRAL; }
-split_pids() { echo "$REMOTE_PID $CENTRAL_PID $BRANCH_BROKER_PID $CENTRAL_BROKER_PID"; }
-cpu_now() { # the machine's busy CPU ticks, then each process's of split_pids
-  echo "$(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat) $(for p in $(split_pids); do awk '{printf "%d ", $14 + $15}' /proc/$p/stat; done)"
-}
-profiled() { # $1 phase, rest: a command run with both replicators recorded by JFR and the CPU counted
-  local pid before after begin end
-  begin=$(date +%T); before=$(cpu_now)
-  "${@:2}"
-  after=$(cpu_now); end=$(date +%T)
-  for pid in $REMOTE_PID $CENTRAL_PID; do jcmd "$pid" JFR.dump name=split begin="$begin" filename="$OUT/split-$1-$pid.jfr" > /dev/null; done
-  python3 - "$(getconf CLK_TCK)" "$before" "$after" > "$OUT/split-$1-cpu.txt" <<'PY'
-import sys
-hz = int(sys.argv[1]); b = [int(x) for x in sys.argv[2].split()]; a = [int(x) for x in sys.argv[3].split()]
-d = [(y - x) / hz for x, y in zip(b, a)]
-parts = dict(zip(["remote replicator", "central replicator", "branch broker", "central broker"], d[1:]))
-parts["PostgreSQL, pgbench and the rest"] = d[0] - sum(d[1:])
-print(f"CPU seconds used in the phase, {d[0]:.1f} in all: " + ", ".join(f"{k} {v:.1f} ({100 * v / d[0]:.0f} %)" for k, v in parts.items()))
-PY
-  { echo "split deployment, $1 phase:"; cat "$OUT/split-$1-cpu.txt"
-    for pid in $REMOTE_PID $CENTRAL_PID; do
-      echo "$([ "$pid" = "$REMOTE_PID" ] && echo remote || echo central) replicator, CPU samples by area:"
-      jfr print --events jdk.ExecutionSample "$OUT/split-$1-$pid.jfr" | python3 bench/profile-summary.py "$begin" "$end"
-    done; } >> "$OUT/split-profiles.txt"
-}
+split_prepare
 : > "$OUT/split-profiles.txt"
 start_broker branch; start_broker central
 # the phases in the all-in-one order: both replicators started on a backlog written with capture alone
@@ -385,7 +339,7 @@ broker_backlog=$BACKLOG; broker_drain=$DRAIN
 record "split deployment, outage ($OUTAGE_MINUTES min, writer at $((OUTAGE_TPS * 5)) changes/s throughout): after the head office's broker was killed, $broker_backlog changes drained at $broker_drain changes/s (from the broker's start, the writer still running); after the central replicator was stopped, $central_backlog at $central_drain changes/s (from its start, JVM start included); ratio $(python3 -c "print(round($broker_drain/$central_drain,2))")"
 verify_db split public.customers,public.orders "$OUT/split-verify.txt"
 record "verify after the split deployment's phases: $(tr '\n' ' ' < "$OUT/split-verify.txt")"
-kill $(split_pids); wait $(split_pids) 2>/dev/null || true; REMOTE_PID=; CENTRAL_PID=; BRANCH_BROKER_PID=; CENTRAL_BROKER_PID=
+split_stop
 DB=bench
 
 peak_heap=$(jfr print --events jdk.GCHeapSummary "$OUT/catchup.jfr" | awk '/heapUsed/ {v = $3; if ($4 == "GB") v *= 1024; if ($4 == "kB") v /= 1024; if (v > m) m = v} END {print int(m)}')

@@ -16,11 +16,14 @@ public final class MessageEncoder {
     private final MessageSigner signer;
     private final OnewayMetrics metrics;
     private final MessageNames names = new MessageNames();
+    private final boolean deflate;
 
-    public MessageEncoder(WireCodec codec, MessageSigner signer, OnewayMetrics metrics) {
+    /** @param deflate whether change frames and chunks go {@link Deflate deflated} (oneway.wire.deflate) */
+    public MessageEncoder(WireCodec codec, MessageSigner signer, OnewayMetrics metrics, boolean deflate) {
         this.codec = codec;
         this.signer = signer;
         this.metrics = metrics;
+        this.deflate = deflate;
     }
 
     /** Replaces the body, a {@link ControlMessage}, with its signed wire form. */
@@ -36,7 +39,10 @@ public final class MessageEncoder {
      * (a chunk completes its change only with its last piece).
      */
     public static final String SENT_THROUGH = "OnewaySentThrough";
-    /** Exchange property set by {@link #encodeFrame}: the size of the message body in bytes. */
+    /**
+     * Exchange property set by {@link #encodeFrame}: the size of the message body in bytes as the
+     * other side holds it (before deflating), which the send window counts.
+     */
     public static final String MESSAGE_BYTES = "OnewayMessageBytes";
 
     /** Replaces the body, a {@link ChangeFrame} with unsigned changes or a {@link ChunkFrame} unsigned, with its signed wire form. */
@@ -48,9 +54,7 @@ public final class MessageEncoder {
         ChangeFrame frame = message.getBody(ChangeFrame.class);
         ChangeFrame signed = new ChangeFrame(frame.source(), frame.incarnation(),
                 frame.changes().stream().map(c -> signer.sign(frame.source(), frame.incarnation(), c)).toList());
-        byte[] body = codec.encode(signed);
-        written(message, signed.source(), body);
-        message.getExchange().setProperty(MESSAGE_BYTES, body.length);
+        writtenChanges(message, signed.source(), codec.encode(signed));
         message.setHeader(Headers.KIND, "changes");
         message.setHeader(Headers.SOURCE, signed.source());
         message.setHeader(Headers.FIRST, signed.first());
@@ -70,12 +74,16 @@ public final class MessageEncoder {
         metrics.count("oneway_bytes_sent", source, body.length);
     }
 
+    /** A frame's or chunk's body, deflated when configured, with its size before that. */
+    private void writtenChanges(Message message, String source, byte[] plain) {
+        written(message, source, deflate ? Deflate.deflate(plain) : plain);
+        message.getExchange().setProperty(MESSAGE_BYTES, plain.length);
+    }
+
     private void encodeChunk(Message message, ChunkFrame frame) {
         ChangeChunk signed = signer.sign(frame.source(), frame.incarnation(), frame.chunk());
         long position = signed.change().position();
-        byte[] body = codec.encode(new ChunkFrame(frame.source(), frame.incarnation(), signed));
-        written(message, frame.source(), body);
-        message.getExchange().setProperty(MESSAGE_BYTES, body.length);
+        writtenChanges(message, frame.source(), codec.encode(new ChunkFrame(frame.source(), frame.incarnation(), signed)));
         message.setHeader(Headers.KIND, "chunk");
         message.setHeader(Headers.SOURCE, frame.source());
         message.setHeader(Headers.FIRST, position);

@@ -28,6 +28,7 @@ import com.fasterxml.jackson.core.util.ByteArrayBuilder;
  * </pre>
  * (what from, to, id and digest mean per kind: {@link ControlMessage}). Version 4 makes a change's
  * "m" over its fingerprint ({@link MessageSigner}); version 3 made it over the fields themselves.
+ * A change frame or chunk may travel deflated ({@link Deflate}); decode reads both.
  * Key and row are embedded as JSON objects, byte for byte as the remote database produced
  * them, and read back as exactly those bytes: the integrity code covers that text, the central
  * database parses it, and nothing in between escapes or unescapes it. Written and read as a
@@ -116,13 +117,14 @@ public final class WireCodec {
     }
 
     /** @return a {@link ChangeFrame}, a {@link ChunkFrame} or a {@link ControlMessage} */
-    public Object decode(byte[] bytes) throws MalformedMessageException {
-        if (bytes == null || bytes.length == 0) {
+    public Object decode(byte[] received) throws MalformedMessageException {
+        if (received == null || received.length == 0) {
             throw new MalformedMessageException("empty message");
         }
-        if (bytes.length > maxMessageBytes) {
-            throw new MalformedMessageException("message of " + bytes.length + " bytes is over the limit of " + maxMessageBytes);
+        if (received.length > maxMessageBytes) {
+            throw new MalformedMessageException("message of " + received.length + " bytes is over the limit of " + maxMessageBytes);
         }
+        byte[] bytes = Deflate.plain(received, maxMessageBytes);
         Fields m = new Fields();
         try (JsonParser p = json.createParser(bytes)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {

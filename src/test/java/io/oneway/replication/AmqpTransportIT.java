@@ -6,6 +6,6 @@ import io.oneway.testing.Transport;
 class AmqpTransportIT extends LossyLinkScenario {
 
     AmqpTransportIT() {
-        super(Transport.AMQP);
+        super(Transport.AMQP, true);
     }
 }

@@ -33,7 +33,7 @@ public final class Injector implements AutoCloseable {
         factory = new ActiveMQConnectionFactory("tcp://127.0.0.1:" + brokerPort + "?minLargeMessageSize=4194304");
         connection = factory.createConnection();
         session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-        encoder = new MessageEncoder(new WireCodec(1 << 24), new MessageSigner(keys), new OnewayMetrics());
+        encoder = new MessageEncoder(new WireCodec(1 << 24), new MessageSigner(keys), new OnewayMetrics(), true);
     }
 
     /** Signs the frame's changes and sends it. */
