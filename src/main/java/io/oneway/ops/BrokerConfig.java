@@ -127,13 +127,16 @@ public final class BrokerConfig {
         return this;
     }
 
+    /** The file an operator reads and edits: indented anew, the template's own line breaks dropped (kept, they came out doubled, as blank lines of spaces). */
     public String text() {
+        dropLayout(document);
         try {
             TransformerFactory factory = TransformerFactory.newInstance();
             factory.setAttribute(XMLConstants.ACCESS_EXTERNAL_DTD, "");
             factory.setAttribute(XMLConstants.ACCESS_EXTERNAL_STYLESHEET, "");
             var transformer = factory.newTransformer();
             transformer.setOutputProperty(OutputKeys.INDENT, "yes");
+            transformer.setOutputProperty("{http://xml.apache.org/xslt}indent-amount", "2");
             transformer.setOutputProperty(OutputKeys.ENCODING, StandardCharsets.UTF_8.name());
             StringWriter out = new StringWriter();
             transformer.transform(new DOMSource(document), new StreamResult(out));
@@ -166,6 +169,20 @@ public final class BrokerConfig {
             e.removeChild(e.getFirstChild());
         }
         return e;
+    }
+
+    /** Removes the text nodes that are only whitespace between elements. */
+    private static void dropLayout(Node parent) {
+        Node n = parent.getFirstChild();
+        while (n != null) {
+            Node next = n.getNextSibling();
+            if (n.getNodeType() == Node.TEXT_NODE && n.getTextContent().isBlank()) {
+                parent.removeChild(n);
+            } else {
+                dropLayout(n);
+            }
+            n = next;
+        }
     }
 
     private Element ofCore(String element) {

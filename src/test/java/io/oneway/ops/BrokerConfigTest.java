@@ -1,6 +1,7 @@
 package io.oneway.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,7 @@ import org.w3c.dom.NodeList;
 
 import io.oneway.support.BrokerConnectionFactory;
 
-/** A standalone broker's bridges forward a frame as the replicator sent it, not as a large message. */
+/** A standalone broker's bridges forward a frame as the replicator sent it, not as a large message; its broker.xml reads cleanly. */
 class BrokerConfigTest {
 
     @Test
@@ -30,6 +31,8 @@ class BrokerConfigTest {
         NodeList bridges = factory.newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)))
                 .getElementsByTagNameNS("urn:activemq:core", "bridge");
         assertEquals(2, bridges.getLength());
+        assertEquals(List.of(), xml.lines().filter(String::isBlank).toList(), "no blank lines of spaces in the file an operator edits");
+        assertTrue(xml.contains("\n  <core "), "indented as the template");
         for (int i = 0; i < bridges.getLength(); i++) {
             NodeList threshold = ((Element) bridges.item(i)).getElementsByTagNameNS("urn:activemq:core", "min-large-message-size");
             assertEquals(1, threshold.getLength());
