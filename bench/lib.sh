@@ -56,6 +56,18 @@ wait_applied() { # gives up after 20 minutes or when the replicator the phase st
 drain_rate() { # changes/s over the receive log's apply times of positions after $1
   q $CEN $DB "select (count(*) / greatest(extract(epoch from max(applied_at) - min(applied_at)), 0.001))::int from oneway.receive_log where position > $1"
 }
+drain() { # $1 label, rest: replicator flags; a fresh backlog of LOSSY_N x 2 transactions, drained by a replicator
+  # started on it; prints the rate
+  local from; from=$(applied)
+  pgb -t "$LOSSY_N" $DB > /dev/null
+  local target; target=$(captured)
+  start_replicator "$1" "${@:2}"; wait_applied "$target"; stop_replicator
+  drain_rate "$from"
+}
+LOSSY_FLAGS="-Doneway.send.endpoint=direct:lossy-changes -Doneway.apply.reply-endpoint=direct:lossy-replies -Doneway.lossy.drop=0.1"
+drain_stalls() { # the waits over 0.3 s between two apply times of positions after $1, the longest first (s)
+  q $CEN $DB "select coalesce(string_agg(w::text, ' ' order by w desc), 'none') from (select round(extract(epoch from applied_at - lag(applied_at) over (order by position))::numeric, 2) as w from oneway.receive_log where position > $1) s where w > 0.3"
+}
 cpu_ticks() { # CPU ticks so far, for bench/cpu.py: this shell's waited-for children (pgbench, psql), each cluster, the
   # replicator (the all-in-one, else the split deployment's two), the machine
   local replicators=${REPLICATOR_PID:-"${REMOTE_PID:-0} ${CENTRAL_PID:-}"}

@@ -170,18 +170,13 @@ stop_replicator
 record "peak memory (RSS, VmHWM) of the replicator JVM (-Xmx512m): $((PEAK_RSS_KB / 1024)) MB"
 
 # --- lossless and lossy drain of the same size ---------------------------------------------------
-drain() { # $1 label, rest: replicator flags; a fresh backlog of LOSSY_N x 2 transactions
-  local from; from=$(applied)
-  pgb -t "$LOSSY_N" bench > /dev/null
-  local target; target=$(captured)
-  start_replicator "$1" "${@:2}"; wait_applied "$target"; stop_replicator
-  drain_rate "$from"
-}
 log "lossless drain"
 lossless=$(drain lossless)
 log "lossy drain (10 % drop, both directions)"
-lossy=$(drain lossy -Doneway.send.endpoint=direct:lossy-changes -Doneway.apply.reply-endpoint=direct:lossy-replies -Doneway.lossy.drop=0.1)
-record "lossy link 10 % drop both directions: $lossy changes/s vs lossless $lossless changes/s, ratio $(python3 -c "print(round($lossy/$lossless,2))")"
+lossy_from=$(applied)
+# shellcheck disable=SC2086
+lossy=$(drain lossy $LOSSY_FLAGS)
+record "lossy link 10 % drop both directions: $lossy changes/s vs lossless $lossless changes/s, ratio $(python3 -c "print(round($lossy/$lossless,2))"); waits over 0.3 s with nothing applied: $(drain_stalls "$lossy_from")"
 
 # --- capture from the WAL (oneway.capture.from-wal): write cost, catch-up, live ------------------
 # A database pair of its own (walbench), the anchor tables captured with enable_capture(t, 'wal').
