@@ -122,8 +122,15 @@ final class SourceReceiver {
             }
             drain();
             Optional<ControlMessage> request = published(gapRequest(true));
-            return request.isPresent() || applied - ackedApplied() < settings.ackEvery() ? request
-                    : ackDue(applied, received(), Fingerprint.text(digest));
+            if (request.isPresent()) {
+                return request;
+            }
+            if (duplicates == frame.changes().size()) {
+                // only changes this side has: a retransmission, so the source did not get the last ack
+                return ackDue(applied, received(), Fingerprint.text(digest), settings.settleMillis());
+            }
+            return applied - ackedApplied() < settings.ackEvery() ? request
+                    : ackDue(applied, received(), Fingerprint.text(digest), settings.ackRepeatMillis());
         } finally {
             lock.unlock();
         }
@@ -187,7 +194,13 @@ final class SourceReceiver {
             lastHeard = now;
             highestKnown = Math.max(highestKnown, heartbeat.to());
             gap.answered(heartbeat.id(), now);
-            return published(gapRequest(false));
+            Optional<ControlMessage> request = published(gapRequest(false));
+            if (request.isPresent() || heartbeat.to() > received()) {
+                return request;
+            }
+            // Everything the source sent is here. If the last ack was lost, the source waits for it (its
+            // window full, or its purge held back) until oneway.apply.ack-repeat: say it again now instead.
+            return ackDue(applied, received(), Fingerprint.text(digest), settings.settleMillis());
     
         } finally {
             lock.unlock();
@@ -218,7 +231,7 @@ final class SourceReceiver {
     List<ControlMessage> tick() {
         if (!lock.tryLock()) {
             ReceiverStatus st = status.get();
-            return ackDue(st.applied(), st.received(), st.digest()).map(List::of).orElse(List.of());
+            return ackDue(st.applied(), st.received(), st.digest(), settings.ackRepeatMillis()).map(List::of).orElse(List.of());
         }
         try {
             List<ControlMessage> out = new ArrayList<>(2);
@@ -231,7 +244,7 @@ final class SourceReceiver {
             }
             drain();
             gapRequest(false).ifPresent(out::add);
-            ackDue(applied, received(), Fingerprint.text(digest)).ifPresent(out::add);
+            ackDue(applied, received(), Fingerprint.text(digest), settings.ackRepeatMillis()).ifPresent(out::add);
             publish();
             return out;
         } finally {
@@ -244,15 +257,16 @@ final class SourceReceiver {
     }
 
     /**
-     * The ack, when it moved or the last one is older than oneway.apply.ack-repeat. Called by the
-     * tick thread, and by the applying thread once oneway.apply.ack-every changes went unacknowledged.
+     * The ack, when it moved or the last one is older than repeatMillis (oneway.apply.ack-repeat; shorter when
+     * the source shows it missed one). Called by the tick thread, and by the applying thread once
+     * oneway.apply.ack-every changes went unacknowledged or a message of the source asks for it.
      */
-    private synchronized Optional<ControlMessage> ackDue(long appliedNow, long receivedNow, String digestNow) {
+    private synchronized Optional<ControlMessage> ackDue(long appliedNow, long receivedNow, String digestNow, long repeatMillis) {
         long now = System.currentTimeMillis();
         String knownIncarnation = status.get().incarnation();
         // appliedNow below the last ack: the tick read a status older than an ack the applying thread just sent
         if (receivedNow <= 0 || knownIncarnation == null || halted || appliedNow < ackedApplied
-                || appliedNow == ackedApplied && receivedNow == ackedReceived && now - ackSentAt < settings.ackRepeatMillis()) {
+                || appliedNow == ackedApplied && receivedNow == ackedReceived && now - ackSentAt < repeatMillis) {
             return Optional.empty();
         }
         ackedApplied = appliedNow;

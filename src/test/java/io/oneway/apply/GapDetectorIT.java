@@ -110,6 +110,26 @@ class GapDetectorIT {
     }
 
     @Test
+    void a_source_that_shows_it_missed_the_last_ack_gets_it_again_at_once_not_after_ack_repeat() throws Exception {
+        // ack-repeat a minute, ack-every 4, answer-settle 0
+        GapDetector prompt = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 4, 30_000));
+        assertEquals(4, prompt.onFrame(frame(1, 4)).applied());
+
+        ControlMessage again = prompt.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 4, 0));
+        assertEquals(ControlMessage.Kind.ACK, again.kind(), "all it sent is here, yet it says so: its window may wait for that ack");
+        assertEquals(4, again.applied());
+        ControlMessage retransmitted = prompt.onFrame(frame(1, 4));
+        assertEquals(ControlMessage.Kind.ACK, retransmitted.kind(), "a frame of changes all here already is a retransmission");
+        assertEquals(4, retransmitted.received());
+        assertNull(prompt.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, 0)), "5..6 may still be on their way");
+
+        GapDetector settling = detector(new ReceiverSettings(60_000, 60_000, 60_000, 60_000, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 4, 30_000));
+        assertEquals(4, settling.onFrame(frame(1, 4)).applied());
+        assertNull(settling.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 4, 0)), "the ack went out less than answer-settle ago");
+        assertNull(settling.onFrame(frame(1, 4)));
+    }
+
+    @Test
     void a_transaction_larger_than_a_run_is_staged_as_it_arrives_and_applied_whole_at_its_end() throws Exception {
         // runs of at most 10 changes: a 25-change transaction is staged in parts, then applied in one transaction
         List<ChangeRecord> tx = new ArrayList<>();
