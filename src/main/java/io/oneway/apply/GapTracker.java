@@ -17,6 +17,12 @@ package io.oneway.apply;
  * would only lengthen the queue; but no longer than three times that wait, since a request lost
  * while new changes keep coming would otherwise wait for the send window to fill.</li>
  * </ul>
+ * The first wait is {@code rerequestAfter} until answers were timed; then, like TCP's
+ * retransmission timeout, the time an answer takes plus four times its deviation, no less than
+ * {@code settle} and no more than {@code rerequestAfter}. A link that answers in 30 ms then loses
+ * a quarter of a second to a lost request, not a second with the sender's window full; a slow
+ * link keeps the configured wait. Only gaps asked for once are timed: the answer to a repeated
+ * request may be the first one's.
  * Pieces of the missing position arriving count as progress.
  */
 final class GapTracker {
@@ -34,6 +40,9 @@ final class GapTracker {
     private long answered = -1;
     private long answeredAt;
     private long lastFrame;
+    private boolean repeated;
+    private long answerMillis = -1;
+    private long answerDeviation;
 
     GapTracker(long resendAfterMillis, long rerequestAfterMillis, long maxRerequestAfterMillis, long settleMillis) {
         this.resendAfterMillis = resendAfterMillis;
@@ -57,15 +66,20 @@ final class GapTracker {
      * @return true when the gap is to be asked for now (the caller then calls {@link #requested})
      */
     boolean due(long firstMissing, boolean seenInFrame, long now) {
+        if (firstMissing != missing && requestedAt != 0 && !repeated) {
+            timeAnswer(now - requestedAt);
+        }
         if (firstMissing < 0) {
             missing = -1;
+            requestedAt = 0;
             return false;
         }
         if (firstMissing != missing) {
             missing = firstMissing;
             since = now;
             requestedAt = 0;
-            interval = rerequestAfterMillis;
+            repeated = false;
+            interval = firstWait();
         }
         if (requestedAt == 0) {
             return seenInFrame || now - since >= resendAfterMillis;
@@ -78,9 +92,29 @@ final class GapTracker {
     void requested(long id, long now) {
         if (requestedAt != 0) {
             interval = Math.min(interval * 2, maxRerequestAfterMillis);
+            repeated = true;
         }
         requestedAt = now;
         requestId = id;
+    }
+
+    /** An answer took this long: the estimate moves as TCP's smoothed round trip and its deviation do (RFC 6298). */
+    private void timeAnswer(long millis) {
+        if (answerMillis < 0) {
+            answerMillis = millis;
+            answerDeviation = millis / 2;
+        } else {
+            answerDeviation = (3 * answerDeviation + Math.abs(answerMillis - millis)) / 4;
+            answerMillis = (7 * answerMillis + millis) / 8;
+        }
+    }
+
+    /** How long a request waits for its answer before it is sent again, the first time. */
+    private long firstWait() {
+        if (answerMillis < 0) {
+            return rerequestAfterMillis;
+        }
+        return Math.min(rerequestAfterMillis, Math.max(settleMillis, answerMillis + 4 * answerDeviation));
     }
 
     /** A frame of the source arrived (whatever its positions): the link still delivers what was queued. */
