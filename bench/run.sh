@@ -208,14 +208,28 @@ wal_read() { # waits until the slot was read past the WAL written so far
 }
 q $REM walbench "checkpoint"
 wal_tps=$(pgb -t "$N" walbench | awk '/^tps/ {print int($3)}')
-t1=$(now); wal_read; t2=$(now); stop_replicator
-record "capture from the WAL, write cost: pgbench tps without capture $wal_base_tps (same database, just before), with the WAL read and recorded meanwhile $wal_tps, ratio $(python3 -c "print(round($wal_tps/$wal_base_tps,2))") (the reader finished $(python3 -c "print(round($t2-$t1,2))") s after the writer)"
+t1=$(now); wal_read; t2=$(now)
+record "capture from the WAL, write cost: pgbench tps without capture $wal_base_tps (same database, just before), with the WAL read and recorded meanwhile by a reader started just before it $wal_tps, ratio $(python3 -c "print(round($wal_tps/$wal_base_tps,2))") (the reader finished $(python3 -c "print(round($t2-$t1,2))") s after the writer)"
+# the same again, the reader's JVM now compiled (it ran through the load above): a reader runs for days.
+# Where its cost goes: the cores each part used, the WAL sender decoding for the reader, and the
+# recording statement's time
+q $REM walbench "checkpoint"
+q $REM walbench "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null
+walsender=$(q $REM walbench "select pid from pg_stat_replication where application_name = 'oneway-wal-reader'")
+ws0=$(awk '{print $14 + $15}' /proc/$walsender/stat); cpu0=$(cpu_ticks); t0=$(now)
+wal_warm_tps=$(pgb -t "$N" walbench | awk '/^tps/ {print int($3)}')
+t1=$(now); wal_read; t2=$(now)
+ws1=$(awk '{print $14 + $15}' /proc/$walsender/stat)
+wal_cpu=$(python3 bench/cpu.py cores "$cpu0" "$(cpu_ticks)" "$(python3 -c "print($t2 - $t0)")")
+recording_ms=$(q $REM walbench "select round(coalesce(sum(total_exec_time), 0)) from pg_stat_statements where toplevel and query like '%record_wal_changes%'")
+stop_replicator
+record "capture from the WAL, write cost with the reader running before the load: pgbench tps $wal_warm_tps, ratio $(python3 -c "print(round($wal_warm_tps/$wal_base_tps,2))") (the reader finished $(python3 -c "print(round($t2-$t1,2))") s after the writer); CPU from the writer's start to the reader's end ($(python3 -c "print(round($t2-$t0,1))") s): $wal_cpu; of the remote PostgreSQL's, the WAL sender $(python3 -c "print(round(($ws1 - $ws0) / $(getconf CLK_TCK), 1))") s and oneway.record_wal_changes $(python3 -c "print(round($recording_ms / 1000, 1))") s"
 q $REM walbench "checkpoint"
 wal_deferred_tps=$(pgb -t "$N" walbench | awk '/^tps/ {print int($3)}')
 record "capture from the WAL, write cost with no replicator running (the changes wait in the slot, read after): pgbench tps $wal_deferred_tps, ratio $(python3 -c "print(round($wal_deferred_tps/$wal_base_tps,2))")"
 t0=$(now); start_replicator wal-catchup $WAL_OPTS; wal_read; wal_backlog=$(captured); wait_applied "$wal_backlog"; t1=$(now)
 wal_catchup=$(drain_rate 0)
-record "capture from the WAL, catch-up: $wal_backlog changes (the write-cost run's, recorded but not sent, and as many waiting in the slot) at $wal_catchup changes/s (first apply to last; $(rate "$wal_backlog" $t0 $t1) changes/s including JVM start), $(python3 -c "print(round($wal_catchup/$native_catchup,2))") x native"
+record "capture from the WAL, catch-up: $wal_backlog changes (the two write-cost runs', recorded but not sent, and the run's with no replicator, waiting in the slot) at $wal_catchup changes/s (first apply to last; $(rate "$wal_backlog" $t0 $t1) changes/s including JVM start), $(python3 -c "print(round($wal_catchup/$native_catchup,2))") x native"
 from=$(applied)
 (pgb -T "$LIVE_SECONDS" walbench > "$OUT/wal-live-pgbench.txt") & PGB=$!
 wait $PGB; t1=$(now); wal_read; wait_applied "$(captured)"; t2=$(now)
