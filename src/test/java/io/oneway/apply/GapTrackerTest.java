@@ -28,6 +28,13 @@ class GapTrackerTest {
         }
     }
 
+    /** A gap at 100 asked for at 10 s is asked for again exactly this many ms later. */
+    private void assertFirstWait(long millis, String why) {
+        askedFor(100, 10_000);
+        assertFalse(due(100, 10_000 + millis - 1), why);
+        assertTrue(due(100, 10_000 + millis), why);
+    }
+
     private boolean due(long p, long t) {
         return due(p, false, t);
     }
@@ -38,25 +45,19 @@ class GapTrackerTest {
 
     @Test
     void before_any_answer_was_timed_a_request_waits_rerequest_after() {
-        askedFor(10, 0);
-        assertFalse(due(10, 999));
-        assertTrue(due(10, 1000));
+        assertFirstWait(1000, "nothing timed yet");
     }
 
     @Test
     void once_answers_came_in_tens_of_ms_a_lost_request_is_asked_again_after_answer_settle() {
         answersTook(30);
-        askedFor(100, 10_000);
-        assertFalse(due(100, 10_249));
-        assertTrue(due(100, 10_250), "30 ms answers: waiting a second for a lost one would stall the window that long");
+        assertFirstWait(250, "30 ms answers: waiting a second for a lost one would stall the window that long");
     }
 
     @Test
     void answers_slower_than_rerequest_after_leave_it_as_configured() {
         answersTook(950);
-        askedFor(100, 10_000);
-        assertFalse(due(100, 10_999));
-        assertTrue(due(100, 11_000));
+        assertFirstWait(1000, "capped at rerequest-after");
     }
 
     @Test
