@@ -12,12 +12,5 @@ create table if not exists oneway.skipped_change (
   primary key (source_id, position)
 );
 
--- Receive-log states: R received and applied, S skipped by an operator.
-select oneway.ensure_check('oneway.receive_log', 'receive_log_state_check', $$state in ('R', 'S')$$);
 
--- When each change was made on the remote (its transaction's start): lag and latency per change.
-select oneway.ensure_column('oneway.receive_log', 'logged_at', $$timestamptz$$);
 
--- Receive-log operations: I, U, D, S for a schema change of a replicated table, Q for a sequence value,
--- B, C, E for a snapshot's begin mark, chunk and end mark (remote 11-snapshot.sql).
-select oneway.ensure_check('oneway.receive_log', 'receive_log_op_check', $$op in ('I', 'U', 'D', 'S', 'Q', 'B', 'C', 'E')$$);

@@ -16,7 +16,8 @@ do $$ begin
 end $$;
 grant usage on schema oneway to oneway_applier;
 grant select, insert, update on oneway.source_progress to oneway_applier;
-grant select, insert on oneway.receive_log to oneway_applier;
+grant select, insert on oneway.receive_run to oneway_applier;
+grant select on oneway.receive_log to oneway_applier;
 grant select on oneway.skipped_change to oneway_applier;
 grant select, insert, delete on oneway.staged_change to oneway_applier;
 grant select, insert, update, delete on oneway.snapshot_state to oneway_applier;

@@ -445,11 +445,13 @@ public final class ChangeApplier {
         return rows == 1 || rows == 0 && change.reference() && "D".equals(change.op());
     }
 
-    /** Inserts the receive-log rows of a page. @return the running digest after its last change */
+    /** Inserts the receive-log run of a page (consecutive positions). @return the running digest after its last change */
     private static byte[] logReceived(Connection c, String source, List<ChangeRecord> page, Instant receivedAt, Set<Long> skipped,
             byte[] digest) throws SQLException {
         int n = page.size();
-        Long[] positions = new Long[n];
+        if (n == 0) {
+            return digest;
+        }
         Long[] txids = new Long[n];
         String[] tables = new String[n];
         String[] keys = new String[n];
@@ -457,15 +459,21 @@ public final class ChangeApplier {
         String[] states = new String[n];
         String[] loggedAt = new String[n];
         byte[][] fingerprints = new byte[n][];
+        int skippedHere = 0;
         byte[] d = digest;
+        long first = page.get(0).position();
         for (int i = 0; i < n; i++) {
             ChangeRecord change = page.get(i);
-            positions[i] = change.position();
+            if (change.position() != first + i) {
+                throw new IllegalStateException("position " + change.position() + " of source " + source + " does not follow " + (first + i - 1));
+            }
             txids[i] = change.txid();
             tables[i] = change.table();
             keys[i] = change.key();
             ops[i] = change.op();
-            states[i] = skipped.contains(change.position()) ? "S" : "R";
+            boolean skip = skipped.contains(change.position());
+            states[i] = skip ? "S" : "R";
+            skippedHere += skip ? 1 : 0;
             loggedAt[i] = change.loggedAt();
             fingerprints[i] = Fingerprint.of(change);
             d = Fingerprint.chain(d, fingerprints[i]);
@@ -473,14 +481,16 @@ public final class ChangeApplier {
         try (PreparedStatement ps = c.prepareStatement(SqlScript.load("central/queries/insert-receive-log.sql"))) {
             ps.setString(1, source);
             ps.setTimestamp(2, Timestamp.from(receivedAt));
-            ps.setArray(3, c.createArrayOf("bigint", positions));
-            ps.setArray(4, c.createArrayOf("bigint", txids));
-            ps.setArray(5, c.createArrayOf("text", tables));
-            ps.setArray(6, c.createArrayOf("text", keys));
-            ps.setArray(7, c.createArrayOf("text", ops));
-            ps.setArray(8, c.createArrayOf("text", states));
-            ps.setArray(9, c.createArrayOf("text", loggedAt));
-            ps.setArray(10, c.createArrayOf("bytea", fingerprints));
+            ps.setLong(3, first);
+            ps.setLong(4, first + n - 1);
+            ps.setArray(5, c.createArrayOf("bigint", txids));
+            ps.setArray(6, c.createArrayOf("text", tables));
+            ps.setArray(7, c.createArrayOf("text", keys));
+            ps.setArray(8, c.createArrayOf("text", ops));
+            ps.setArray(9, c.createArrayOf("text", states));
+            ps.setArray(10, c.createArrayOf("text", loggedAt));
+            ps.setArray(11, c.createArrayOf("bytea", fingerprints));
+            ps.setInt(12, skippedHere);
             ps.executeUpdate();
         }
         return d;

@@ -59,8 +59,9 @@ class InstallIT {
         exec(db, "insert into oneway.source_progress(source_id) values ('branch')");
         try (Connection applier = db.getConnection()) {
             applier.setAutoCommit(false);
-            exec(applier, "insert into oneway.receive_log(source_id, position, txid, object_type, object_id, op, received_at) "
-                    + "values ('branch', 1, 7, 'public.shop', '{\"id\": 1}', 'I', now())");
+            exec(applier, "insert into oneway.receive_run(source_id, first_position, last_position, received_at, txids, object_types, "
+                    + "object_ids, ops, states, logged_at, fingerprints) values ('branch', 1, 1, now(), '{7}', '{public.shop}', "
+                    + "array['{\"id\": 1}'], '{I}', '{R}', array[now()], array['\\x00'::bytea])");
             exec(applier, "update oneway.source_progress set applied_position = 1 where source_id = 'branch'");
 
             SchemaInstaller.install(db, Part.CENTRAL, Duration.ZERO);
@@ -92,6 +93,32 @@ class InstallIT {
         // the view was made again: its grant to the sender role with it
         assertEquals(1, number(db, "select count(*) from information_schema.role_table_grants "
                 + "where table_schema = 'oneway' and table_name = 'transfer_status' and grantee = 'oneway_sender'"));
+    }
+
+    @Test
+    void an_earlier_versions_receive_log_of_one_row_per_change_becomes_runs_read_the_same_through_the_view() {
+        DataSource db = PostgresFixture.newDatabase("install_receive_log", Part.CENTRAL).dataSource();
+        exec(db, "drop view oneway.receive_log");
+        // the table as the first versions made it: no fingerprint nor logged time yet
+        exec(db, "create table oneway.receive_log (source_id text not null, position bigint not null, txid bigint not null, "
+                + "object_type text not null, object_id jsonb not null, op char(1) not null, state char(1) not null default 'R', "
+                + "received_at timestamptz not null, applied_at timestamptz not null default now(), primary key (source_id, position))");
+        exec(db, "insert into oneway.receive_log(source_id, position, txid, object_type, object_id, op, state, received_at) values "
+                + "('branch', 1, 7, 'public.shop', '{\"id\": \"1\"}', 'I', 'R', now()), "
+                + "('branch', 2, 8, 'public.shop', '{\"id\": \"2\"}', 'U', 'S', now())");
+
+        SchemaInstaller.install(db, Part.CENTRAL, Duration.ZERO);
+
+        assertEquals("v", value(db, "select relkind::text from pg_class where oid = 'oneway.receive_log'::regclass"));
+        assertEquals(2, number(db, "select count(*) from oneway.receive_run"));
+        assertEquals("2", value(db, "select object_id ->> 'id' from oneway.receive_log where position = 2 and op = 'U' and state = 'S' and txid = 8"));
+        assertEquals(1, number(db, "select count(*) from oneway.receive_log where position = 1 and fingerprint is null and logged_at is null"));
+        assertEquals(1, number(db, "select sum(skipped) from oneway.receive_run where source_id = 'branch'"));
+        // the applier reads the view and writes the runs
+        assertEquals(1, number(db, "select count(*) from information_schema.role_table_grants "
+                + "where table_schema = 'oneway' and table_name = 'receive_log' and grantee = 'oneway_applier' and privilege_type = 'SELECT'"));
+        assertEquals(1, number(db, "select count(*) from information_schema.role_table_grants "
+                + "where table_schema = 'oneway' and table_name = 'receive_run' and grantee = 'oneway_applier' and privilege_type = 'INSERT'"));
     }
 
     @Test
