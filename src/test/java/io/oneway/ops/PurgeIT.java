@@ -12,7 +12,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import javax.sql.DataSource;
+
+import io.oneway.ops.SchemaInstaller.Part;
 import io.oneway.ops.Verifier.TableResult;
+import io.oneway.testing.PostgresFixture;
 import io.oneway.testing.ReplicationFixture;
 import io.oneway.testing.ShopWriter;
 
@@ -55,5 +59,24 @@ class PurgeIT {
         fixture.startCentral();
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(30));
         assertEquals(1, number(fixture.central(), "select count(*) from shop.customers where id = 5"));
+    }
+
+    @Test
+    void the_receive_log_is_purged_in_whole_runs_of_about_the_batch_size_oldest_first_and_only_past_the_retention() {
+        DataSource central = PostgresFixture.newDatabase("purge_runs", Part.CENTRAL).dataSource();
+        for (int first : new int[] {1, 3, 5}) {
+            exec(central, "insert into oneway.receive_run(source_id, first_position, last_position, received_at, applied_at, txids, object_types, "
+                    + "object_ids, ops, states, logged_at, fingerprints) values ('b', ?, ? + 1, now(), now() - interval '8 days', '{1,1}', "
+                    + "'{t,t}', '{\"{}\",\"{}\"}', '{I,I}', '{R,R}', array[now(), now()], array['\\x00'::bytea, '\\x00'::bytea])", first, first);
+        }
+        exec(central, "insert into oneway.receive_run(source_id, first_position, last_position, received_at, txids, object_types, object_ids, "
+                + "ops, states, logged_at, fingerprints) values ('b', 7, 7, now(), '{2}', '{t}', '{\"{}\"}', '{I}', '{R}', array[now()], array['\\x00'::bytea])");
+
+        // three changes asked for: the runs starting within them, 1-2 and 3-4
+        assertEquals(4, number(central, "select oneway.purge_receive_log('7 days', 3)"));
+        assertEquals(5, number(central, "select min(position) from oneway.receive_log"));
+        assertEquals(2, number(central, "select oneway.purge_receive_log('7 days', 3)"));
+        assertEquals(0, number(central, "select oneway.purge_receive_log('7 days', 3)"));
+        assertEquals(7, number(central, "select min(position) from oneway.receive_log"));
     }
 }
