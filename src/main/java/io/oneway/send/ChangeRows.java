@@ -1,5 +1,8 @@
 package io.oneway.send;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
 import org.apache.camel.component.sql.RowMapperFactory;
 import org.springframework.jdbc.core.RowMapper;
 
@@ -22,15 +25,28 @@ public final class ChangeRows implements RowMapperFactory {
 
     @Override
     public RowMapper<OutgoingChange> newColumnRowMapper() {
+        Columns[] read = {null};
         return (rs, rowNum) -> {
-            long bytes = rs.getLong("row_bytes");
+            // the columns are found by name once per result set: by name per row, the driver's map lookups were a tenth of the sender's CPU
+            Columns k = read[0] != null && read[0].of() == rs ? read[0] : (read[0] = Columns.of(rs));
+            long bytes = rs.getLong(k.rowBytes());
             boolean wide = bytes > WIDE_BYTES;
             // getBytes of a text column hands over the driver's own array of its UTF-8, without a copy
-            return new OutgoingChange(new ChangeRecord(rs.getLong("position"), Long.parseLong(rs.getString("txid")),
-                    rs.getBoolean("tx_end"), rs.getString("object_type"), rs.getString("op"), "R".equals(rs.getString("capture_mode")),
-                    rs.getString("object_id"), wide ? null : rs.getString("row_image"), rs.getString("logged_at"), null), bytes,
-                    wide ? rs.getBytes("row_image") : null);
+            return new OutgoingChange(new ChangeRecord(rs.getLong(k.position()), Long.parseLong(rs.getString(k.txid())),
+                    rs.getBoolean(k.txEnd()), rs.getString(k.objectType()), rs.getString(k.op()), "R".equals(rs.getString(k.captureMode())),
+                    rs.getString(k.objectId()), wide ? null : rs.getString(k.rowImage()), rs.getString(k.loggedAt()), null), bytes,
+                    wide ? rs.getBytes(k.rowImage()) : null);
         };
+    }
+
+    /** Where each column of {@code oneway.sendable_changes} is in one result set. */
+    private record Columns(ResultSet of, int position, int txid, int txEnd, int objectType, int op, int captureMode, int objectId,
+            int rowImage, int loggedAt, int rowBytes) {
+        static Columns of(ResultSet rs) throws SQLException {
+            return new Columns(rs, rs.findColumn("position"), rs.findColumn("txid"), rs.findColumn("tx_end"), rs.findColumn("object_type"),
+                    rs.findColumn("op"), rs.findColumn("capture_mode"), rs.findColumn("object_id"), rs.findColumn("row_image"),
+                    rs.findColumn("logged_at"), rs.findColumn("row_bytes"));
+        }
     }
 
     @Override

@@ -73,7 +73,8 @@ class AllInOneIT {
 
     @Test
     void both_databases_have_the_oneway_schema_and_the_demo_tables() {
-        assertEquals(1L, number(central, "select count(*) from pg_tables where schemaname = 'oneway' and tablename = 'receive_log'"));
+        assertEquals(1L, number(central, "select count(*) from pg_tables where schemaname = 'oneway' and tablename = 'receive_run'"));
+        assertEquals(1L, number(central, "select count(*) from pg_views where schemaname = 'oneway' and viewname = 'receive_log'"));
         assertEquals(3L, number(central, "select count(*) from pg_tables where schemaname = 'demo'"));
     }
 
