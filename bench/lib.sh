@@ -210,7 +210,7 @@ PY
   { echo "split deployment, $1 phase:"; cat "$OUT/split-$1-cpu.txt"
     for pid in $REMOTE_PID $CENTRAL_PID; do
       echo "$([ "$pid" = "$REMOTE_PID" ] && echo remote || echo central) replicator, CPU samples by area:"
-      jfr print --events jdk.ExecutionSample "$OUT/split-$1-$pid.jfr" | python3 bench/profile-summary.py "$begin" "$end"
+      jfr print --stack-depth 64 --events jdk.ExecutionSample "$OUT/split-$1-$pid.jfr" | python3 bench/profile-summary.py "$begin" "$end"
     done; } >> "$OUT/split-profiles.txt"
 }
 split_stop() { # every process of the split deployment

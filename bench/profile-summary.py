@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench: where the replicator's CPU time goes, from a JFR recording's execution samples.
 
-Reads `jfr print --events jdk.ExecutionSample` output on stdin; prints the share of samples by
+Reads `jfr print --stack-depth 64 --events jdk.ExecutionSample` output on stdin (jfr prints 5 frames a stack unless told); prints the share of samples by
 area (the first frame of a stack that falls into a known area, searched from the top). With two
 arguments FROM and TO (local times HH:MM:SS, as `date +%T` gives), only the samples taken between
 them count: a recording that runs from the JVM's start is dumped whole chunks at a time."""

@@ -354,7 +354,7 @@ DB=bench
 peak_heap=$(jfr print --events jdk.GCHeapSummary "$OUT/catchup.jfr" | awk '/heapUsed/ {v = $3; if ($4 == "GB") v *= 1024; if ($4 == "kB") v /= 1024; if (v > m) m = v} END {print int(m)}')
 record "peak heap used (JFR, catch-up, live and latency phases): $peak_heap MB of 512 MB"
 log "profile of the catch-up (JFR)"
-{ echo; echo '```'; jfr print --events jdk.ExecutionSample "$OUT/catchup.jfr" | python3 bench/profile-summary.py
+{ echo; echo '```'; jfr print --stack-depth 64 --events jdk.ExecutionSample "$OUT/catchup.jfr" | python3 bench/profile-summary.py
   echo "waits for a database (socket reads over 10 ms):"; jfr print --events jdk.SocketRead "$OUT/catchup.jfr" | python3 bench/db-waits.py
   cat "$OUT/live-statements.txt"
   cat "$OUT/split-profiles.txt"

@@ -11,6 +11,3 @@ create table if not exists oneway.skipped_change (
   skipped_at timestamptz not null default now(),
   primary key (source_id, position)
 );
-
-
-
