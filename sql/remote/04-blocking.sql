@@ -9,15 +9,18 @@
 select oneway.ensure_index('oneway.change_log_blocked_ids', $$create index change_log_blocked_ids on oneway.change_log (log_id) where state = 'B'$$);
 
 -- The position of the first blocked change not yet acknowledged (the largest bigint when
--- nothing is blocked).
+-- nothing is blocked). PL/pgSQL, so that its plan is made once per session: a SQL function
+-- with SET clauses is planned again on every call (0.15 ms, ten times its execution; every page
+-- the sender reads calls it).
 create or replace function oneway.blocked_stop() returns bigint
-language sql stable set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off as $$
-select coalesce(min(p.position), 9223372036854775807)
-  from oneway.change_log b
-  join oneway.change_position p on p.log_id = b.log_id
-  cross join oneway.sender_state s
- where b.state = 'B' and p.position > s.acked_position
-$$;
+language plpgsql stable set enable_seqscan = off set enable_hashjoin = off set enable_mergejoin = off set jit = off as $$
+begin
+  return (select coalesce(min(p.position), 9223372036854775807)
+            from oneway.change_log b
+            join oneway.change_position p on p.log_id = b.log_id
+            cross join oneway.sender_state s
+           where b.state = 'B' and p.position > s.acked_position);
+end $$;
 
 -- Where sending stops: at the first blocked change, or everywhere while a digest mismatch
 -- (08-integrity.sql) is not resolved. Both send queries read only below it.
