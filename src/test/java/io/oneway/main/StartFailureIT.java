@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -58,6 +59,22 @@ class StartFailureIT {
         assertEquals(1, run.exit(), run.output());
         assertTrue(run.output().contains("Oneway did not start: settings not valid: oneway.send.window = 'lots' is not a whole number"), run.output());
         assertFalse(run.output().contains("\tat "), "one line, no stack trace:\n" + run.output());
+    }
+
+    @Test
+    void a_management_port_held_by_another_process_stops_the_start_with_one_line_naming_it() throws Exception {
+        int port = Ports.free();
+        try (ServerSocket held = new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
+            Properties p = new Properties();
+            p.setProperty("oneway.remote.jdbc-url", "jdbc:postgresql://127.0.0.1:" + Ports.free() + "/none");
+            p.setProperty("oneway.broker.url", "tcp://127.0.0.1:" + Ports.free());
+            p.setProperty("camel.management.port", Integer.toString(port));
+            Ended run = run("remote", p);
+            assertEquals(1, run.exit(), run.output());
+            assertTrue(run.output().contains("Oneway did not start: the management port 127.0.0.1:" + port + " (camel.management.port) cannot be had"),
+                    run.output());
+            assertFalse(run.output().contains("\tat "), "one line, no stack trace:\n" + run.output());
+        }
     }
 
     private record Ended(int exit, String output) {
