@@ -16,7 +16,10 @@ import org.w3c.dom.NodeList;
 
 import io.oneway.support.BrokerConnectionFactory;
 
-/** A standalone broker's bridges forward a frame as the replicator sent it, not as a large message; its broker.xml reads cleanly. */
+/**
+ * A standalone broker's bridges forward a frame as the replicator sent it, not as a large message,
+ * and try a lost peer again at least every 2 s; its broker.xml reads cleanly.
+ */
 class BrokerConfigTest {
 
     @Test
@@ -37,6 +40,8 @@ class BrokerConfigTest {
             NodeList threshold = ((Element) bridges.item(i)).getElementsByTagNameNS("urn:activemq:core", "min-large-message-size");
             assertEquals(1, threshold.getLength());
             assertEquals(BrokerConnectionFactory.MIN_LARGE_MESSAGE_SIZE, Integer.parseInt(threshold.item(0).getTextContent()));
+            NodeList maxRetry = ((Element) bridges.item(i)).getElementsByTagNameNS("urn:activemq:core", "max-retry-interval");
+            assertTrue(Integer.parseInt(maxRetry.item(0).getTextContent()) <= 2000, "a bridge tries its peer again at least every 2 s");
         }
     }
 }
