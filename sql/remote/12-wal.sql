@@ -64,7 +64,11 @@ end $$;
 -- a change to a table captured from the WAL}. through_lsn, through_items, done: the last
 -- transaction in the run (its commit LSN, how many of its items are recorded with this run,
 -- whether that is all of them). Returns what it numbered, as assign_positions does.
-create or replace function oneway.record_wal_changes(items jsonb, through_lsn pg_lsn, through_items bigint, done boolean)
+-- items comes as json and each item is made jsonb on its own: jsonb input of the whole array took
+-- six times as long as of its items one by one (24 ms against 4 for 2,000 changes of the benchmark),
+-- half of the recording's time, on the writer's cores.
+drop function if exists oneway.record_wal_changes(jsonb, pg_lsn, bigint, boolean);
+create or replace function oneway.record_wal_changes(items json, through_lsn pg_lsn, through_items bigint, done boolean)
 returns table (first_position bigint, last_position bigint, changes bigint, transactions bigint)
 language plpgsql security definer set search_path = pg_catalog, pg_temp set jit = off as $$
 declare
@@ -74,8 +78,10 @@ declare
 begin
   select c.last_position into base from oneway.position_counter c for update;
   with item as (
-    select i.* from rows from (jsonb_to_recordset(items) as (x bigint, e boolean, l bigint, t text, k jsonb, o text, r jsonb, a timestamptz))
-           with ordinality as i(x, e, l, t, k, o, r, a, n)
+    select (j ->> 'x')::bigint as x, (j ->> 'e')::boolean as e, (j ->> 'l')::bigint as l, j ->> 't' as t, j -> 'k' as k,
+           j ->> 'o' as o, j -> 'r' as r, (j ->> 'a')::timestamptz as a, s.n
+      -- offset 0: made jsonb once per item, not once per field read from it
+      from (select s.item::jsonb as j, s.n from json_array_elements(items) with ordinality as s(item, n) offset 0) s
   ), kept as (
     -- rows the assigner numbered while the reader started (start_wal_positions) are not numbered twice
     select i.*, row_number() over (order by i.n) as seq from item i
@@ -114,8 +120,8 @@ select c.wal_slot as slot_name, s.active, s.wal_status,
 $view$);
 
 revoke execute on function oneway.prepare_wal_capture(), oneway.start_wal_positions(text),
-  oneway.record_wal_changes(jsonb, pg_lsn, bigint, boolean) from public;
+  oneway.record_wal_changes(json, pg_lsn, bigint, boolean) from public;
 -- the replicator's remote connection (06-roles.sql); for the WAL its user also needs the REPLICATION attribute
 grant execute on function oneway.prepare_wal_capture(), oneway.start_wal_positions(text),
-  oneway.record_wal_changes(jsonb, pg_lsn, bigint, boolean) to oneway_sender;
+  oneway.record_wal_changes(json, pg_lsn, bigint, boolean) to oneway_sender;
 grant select on oneway.wal_slot_status to oneway_sender;

@@ -34,16 +34,19 @@ class TableCatalogTest {
     @Test
     void an_identity_column_generated_always_keeps_the_remotes_value_and_is_never_set_by_an_update() {
         assertEquals("insert into \"t\" (\"id\", \"b\") overriding system value select (n.r ->> 'id')::integer, (n.r ->> 'b')::numeric(14,2)"
-                + " from jsonb_array_elements(?::jsonb) as n(r)", TableCatalog.generateBatch("\"t\"", "I", List.of(ID, B), List.of(ID)));
+                + " from (select x.r::jsonb as r from json_array_elements(?::json) as x(r) offset 0) n",
+                TableCatalog.generateBatch("\"t\"", "I", List.of(ID, B), List.of(ID)));
         assertEquals("update \"t\" t set (\"b\") = row((n.r ->> 'b')::numeric(14,2))"
-                + " from rows from (jsonb_array_elements(?::jsonb), jsonb_array_elements(?::jsonb)) as n(r, k)"
+                + " from (select x.r::jsonb as r, x.k::jsonb as k from rows from (json_array_elements(?::json), json_array_elements(?::json))"
+                + " as x(r, k) offset 0) n"
                 + " where (t.\"id\") = ((n.k ->> 'id')::integer)", TableCatalog.generateBatch("\"t\"", "U", List.of(ID, B), List.of(ID)));
     }
 
     @Test
     void names_in_literals_have_their_quotes_doubled() {
         TableCatalog.Column odd = new TableCatalog.Column("it's", "text", false, false);
-        assertEquals("delete from \"t\" t using jsonb_array_elements(?::jsonb) as n(k) where (t.\"it's\") = ((n.k ->> 'it''s')::text)",
+        assertEquals("delete from \"t\" t using (select x.k::jsonb as k from json_array_elements(?::json) as x(k) offset 0) n"
+                + " where (t.\"it's\") = ((n.k ->> 'it''s')::text)",
                 TableCatalog.generateBatch("\"t\"", "D", List.of(), List.of(odd)));
     }
 
