@@ -132,13 +132,13 @@ compare_cleanup() { # the replicators and brokers, then both clusters
   split_stop
   for c in onewayrem onewaycen; do pg_dropcluster --stop $V $c 2>/dev/null || true; done
 }
-compare_prepare() { # $1 label, $2 source directory: OUT, DIST, CP and RUN_OPTS (BEFORE_OPTS or AFTER_OPTS) of a run, new
-  # clusters, the anchor's tables captured
+compare_prepare() { # $1 label, $2 source directory, $3 'uncaptured' to leave the tables alone: OUT, DIST, CP and RUN_OPTS
+  # (BEFORE_OPTS or AFTER_OPTS) of a run, new clusters, the anchor's tables captured
   OUT=$COMPARE/$1; rm -rf "$OUT"; mkdir -p "$OUT"
   case $1 in before*) RUN_OPTS=${BEFORE_OPTS:-} ;; *) RUN_OPTS=${AFTER_OPTS:-} ;; esac
   DIST=$(ls -d "$2"/target/oneway-*/ | head -1); CP="$2/target/classes:$(cat "$2/target/classpath.txt")"
   compare_cleanup; create_clusters; DB=bench; make_db bench; same_customers bench; install bench
-  q $REM bench "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" > /dev/null
+  [ "${3:-}" = uncaptured ] || q $REM bench "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" > /dev/null
 }
 compare_rounds() { # $1 the function that runs one revision ($1 label, $2 its source directory), $2 BEFORE, $3 AFTER:
   # both built, then ROUNDS runs of each in turn
@@ -216,4 +216,38 @@ PY
 split_stop() { # every process of the split deployment
   [ -z "$(split_pids | tr -d ' ')" ] || { kill $(split_pids) 2>/dev/null || true; wait $(split_pids) 2>/dev/null || true; }
   REMOTE_PID=; CENTRAL_PID=; BRANCH_BROKER_PID=; CENTRAL_BROKER_PID=
+}
+# Capture from the WAL (bench/run.sh, bench/compare-wal.sh)
+start_wal_reader() { # $1 log name: a remote replicator alone (remote profile, an embedded broker, nowhere to send) reading
+  # $DB's slot, run in APP_DIR (default: here); once its slot exists, the anchor's tables are captured from the WAL
+  ( cd "${APP_DIR:-.}" && exec java -Xmx512m -XX:+UseParallelGC -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/$DB" \
+    -Doneway.capture.from-wal=true -Doneway.broker.url=vm://0 -Doneway.embedded.broker=true -Doneway.embedded.data-dir="$OUT/wal-data" \
+    -Doneway.embedded.broker-port=61619 -Dcamel.management.port=9878 ${REPLICATOR_OPTS:-} ${RUN_OPTS:-} \
+    -cp "$CP" io.oneway.main.OnewayMain -profile remote > "$OUT/$1.log" 2>&1 ) &
+  REPLICATOR_PID=$!
+  until [ "$(q $REM $DB "select count(wal_slot) from oneway.position_counter")" = 1 ]; do
+    kill -0 "$REPLICATOR_PID" 2>/dev/null || { log "the WAL reader stopped before its slot was made; see $OUT/$1.log"; exit 1; }
+    sleep 0.2
+  done
+  q $REM $DB "select oneway.enable_capture('customers', 'wal'), oneway.enable_capture('orders', 'wal')" > /dev/null
+}
+wal_read() { # waits until the slot was read past the WAL written so far
+  local target; target=$(q $REM $DB "select pg_current_wal_lsn()")
+  until [ "$(q $REM $DB "select confirmed_flush_lsn >= '$target' from pg_replication_slots where slot_name = 'oneway'")" = t ]; do sleep 0.1; done
+}
+wal_load() { # pgbench's N x 2 transactions on $DB beside the running WAL reader, until the reader read them; sets WAL_TPS,
+  # WAL_AFTER (s from the writer's end to the reader's), WAL_SECONDS (the writer's start to the reader's end), WAL_CORES (the
+  # cores each part used meanwhile), WAL_SENDER (the WAL sender's CPU s) and WAL_RECORDING (oneway.record_wal_changes, s)
+  local walsender ws0 ws1 cpu0 t0 t1 t2 ms
+  q $REM $DB "checkpoint"
+  q $REM $DB "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null
+  walsender=$(q $REM $DB "select pid from pg_stat_replication where application_name = 'oneway-wal-reader'")
+  ws0=$(awk '{print $14 + $15}' /proc/$walsender/stat); cpu0=$(cpu_ticks); t0=$(now)
+  WAL_TPS=$(pgb -t "$N" $DB | awk '/^tps/ {print int($3)}')
+  t1=$(now); wal_read; t2=$(now)
+  ws1=$(awk '{print $14 + $15}' /proc/$walsender/stat)
+  WAL_CORES=$(python3 bench/cpu.py cores "$cpu0" "$(cpu_ticks)" "$(python3 -c "print($t2 - $t0)")")
+  ms=$(q $REM $DB "select round(coalesce(sum(total_exec_time), 0)) from pg_stat_statements where toplevel and query like '%record_wal_changes%'")
+  WAL_AFTER=$(python3 -c "print(round($t2 - $t1, 2))"); WAL_SECONDS=$(python3 -c "print(round($t2 - $t0, 1))")
+  WAL_SENDER=$(python3 -c "print(round(($ws1 - $ws0) / $(getconf CLK_TCK), 1))"); WAL_RECORDING=$(python3 -c "print(round($ms / 1000, 1))")
 }

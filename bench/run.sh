@@ -197,15 +197,7 @@ same_customers walbench
 install walbench
 DB=walbench
 WAL_OPTS=-Doneway.capture.from-wal=true
-java -Xmx512m -XX:+UseParallelGC -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/walbench" $WAL_OPTS -Doneway.broker.url=vm://0 \
-  -Doneway.embedded.broker=true -Doneway.embedded.data-dir="$OUT/wal-data" -Doneway.embedded.broker-port=61619 \
-  -Dcamel.management.port=9878 -cp "$CP" io.oneway.main.OnewayMain -profile remote > "$OUT/wal-capture.log" 2>&1 & REPLICATOR_PID=$!
-until [ "$(q $REM walbench "select count(wal_slot) from oneway.position_counter")" = 1 ]; do sleep 0.2; done
-q $REM walbench "select oneway.enable_capture('customers', 'wal'), oneway.enable_capture('orders', 'wal')" > /dev/null
-wal_read() { # waits until the slot was read past the WAL written so far
-  local target; target=$(q $REM walbench "select pg_current_wal_lsn()")
-  until [ "$(q $REM walbench "select confirmed_flush_lsn >= '$target' from pg_replication_slots where slot_name = 'oneway'")" = t ]; do sleep 0.1; done
-}
+start_wal_reader wal-capture
 q $REM walbench "checkpoint"
 wal_tps=$(pgb -t "$N" walbench | awk '/^tps/ {print int($3)}')
 t1=$(now); wal_read; t2=$(now)
@@ -213,17 +205,9 @@ record "capture from the WAL, write cost: pgbench tps without capture $wal_base_
 # the same again, the reader's JVM now compiled (it ran through the load above): a reader runs for days.
 # Where its cost goes: the cores each part used, the WAL sender decoding for the reader, and the
 # recording statement's time
-q $REM walbench "checkpoint"
-q $REM walbench "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null
-walsender=$(q $REM walbench "select pid from pg_stat_replication where application_name = 'oneway-wal-reader'")
-ws0=$(awk '{print $14 + $15}' /proc/$walsender/stat); cpu0=$(cpu_ticks); t0=$(now)
-wal_warm_tps=$(pgb -t "$N" walbench | awk '/^tps/ {print int($3)}')
-t1=$(now); wal_read; t2=$(now)
-ws1=$(awk '{print $14 + $15}' /proc/$walsender/stat)
-wal_cpu=$(python3 bench/cpu.py cores "$cpu0" "$(cpu_ticks)" "$(python3 -c "print($t2 - $t0)")")
-recording_ms=$(q $REM walbench "select round(coalesce(sum(total_exec_time), 0)) from pg_stat_statements where toplevel and query like '%record_wal_changes%'")
+wal_load
 stop_replicator
-record "capture from the WAL, write cost with the reader running before the load: pgbench tps $wal_warm_tps, ratio $(python3 -c "print(round($wal_warm_tps/$wal_base_tps,2))") (the reader finished $(python3 -c "print(round($t2-$t1,2))") s after the writer); CPU from the writer's start to the reader's end ($(python3 -c "print(round($t2-$t0,1))") s): $wal_cpu; of the remote PostgreSQL's, the WAL sender $(python3 -c "print(round(($ws1 - $ws0) / $(getconf CLK_TCK), 1))") s and oneway.record_wal_changes $(python3 -c "print(round($recording_ms / 1000, 1))") s"
+record "capture from the WAL, write cost with the reader running before the load: pgbench tps $WAL_TPS, ratio $(python3 -c "print(round($WAL_TPS/$wal_base_tps,2))") (the reader finished $WAL_AFTER s after the writer); CPU from the writer's start to the reader's end ($WAL_SECONDS s): $WAL_CORES; of the remote PostgreSQL's, the WAL sender $WAL_SENDER s and oneway.record_wal_changes $WAL_RECORDING s"
 q $REM walbench "checkpoint"
 wal_deferred_tps=$(pgb -t "$N" walbench | awk '/^tps/ {print int($3)}')
 record "capture from the WAL, write cost with no replicator running (the changes wait in the slot, read after): pgbench tps $wal_deferred_tps, ratio $(python3 -c "print(round($wal_deferred_tps/$wal_base_tps,2))")"
