@@ -6,7 +6,7 @@
 -- forms, shared/text-forms.sql), a key built straight from the key columns (OLD for updates and
 -- deletes: the key before the change) and one insert. A generic function reading its arguments
 -- (TG_ARGV) and the key back out of the image cost the writer about 14 % more tps. The function
--- pins the settings text forms depend on (oneway.text_form_settings()).
+-- pins the settings its table's text forms depend on (oneway.text_form_settings(tbl)).
 create or replace function oneway.capture_function(tbl regclass) returns text
 language sql stable as $$
 select format('oneway.%I', 'capture_' || tbl::oid::text)
@@ -113,7 +113,7 @@ begin
     -- runs with its owner's rights (see 06-roles.sql); every name in it is schema-qualified or in
     -- pg_catalog; the body is passed as a quoted literal, so no name can end it early
     execute format('create function %s() returns trigger language plpgsql security definer %s as %L',
-                   oneway.capture_function(tbl), oneway.text_form_settings(), body);
+                   oneway.capture_function(tbl), oneway.text_form_settings(tbl), body);
     execute format('create trigger oneway_capture after insert or update or delete on %s for each row execute function %s()',
                    qualified, oneway.capture_function(tbl));
   end if;

@@ -73,6 +73,62 @@ class CaptureIT {
     }
 
     @Test
+    void a_capture_function_pins_only_the_settings_its_columns_depend_on_and_every_type_keeps_its_text_form() throws SQLException {
+        exec(db, "create type pins_pair as (n int, at timestamptz); create domain pins_float as float8");
+        // a type, and a value whose text form the writer's settings below would change if they were not pinned
+        Map<String, String> values = new java.util.LinkedHashMap<>();
+        values.put("date", "'2024-02-29'");
+        values.put("time", "'23:59:59.5'");
+        values.put("timetz", "'12:00:00+05:45'");
+        values.put("timestamp", "'2024-02-29 23:59:59.123456'");
+        values.put("timestamptz", "'2024-02-29 23:59:59.123456+05:30'");
+        values.put("interval", "'1 year 2 mons -3 days 04:05:06.789'");
+        values.put("float4", "0.1");
+        values.put("float8", "0.1");
+        values.put("point", "'(0.1,0.2)'");
+        values.put("circle", "'<(0.1,0.2),0.3>'");
+        values.put("bytea", "'\\x00ff'::bytea");
+        values.put("money", "12.34");
+        values.put("numeric", "1.50");
+        values.put("int8", "7");
+        values.put("jsonb", "'{\"a\": 0.1}'");
+        values.put("timestamptz[]", "'{\"2024-02-29 23:59:59+05:30\"}'");
+        values.put("tstzrange", "'[2024-01-01 00:00+00,2024-02-01 00:00+05:30)'");
+        values.put("datemultirange", "'{[2024-01-01,2024-02-01)}'");
+        values.put("pins_float", "0.1");
+        values.put("pins_pair", "row(1, '2024-02-29 23:59:59+05:30')");
+        int k = 0;
+        for (Map.Entry<String, String> type : values.entrySet()) {
+            String table = "pins_" + k++;
+            exec(db, "create table " + table + "(id int primary key, v " + type.getKey() + ")");
+            exec(db, "select oneway.enable_capture('" + table + "')");
+            exec(db, "do $do$ begin set local datestyle = 'SQL, DMY'; set local intervalstyle = 'sql_standard'; "
+                    + "set local timezone = 'Asia/Kolkata'; set local extra_float_digits = -15; set local bytea_output = 'escape'; "
+                    + "insert into " + table + " values (1, " + type.getValue() + "); end $do$");
+            try (Connection c = db.getConnection()) {
+                c.setAutoCommit(false);
+                exec(c, "set local datestyle = 'ISO, YMD'; set local intervalstyle = 'postgres'; set local timezone = 'UTC'; "
+                        + "set local extra_float_digits = 3; set local bytea_output = 'hex'; set local lc_monetary = 'C'");
+                Object pinned = rows(c, "select v::text as v from " + table).get(0).get("v");
+                assertEquals(pinned, rows(c, "select row_image->>'v' as v from oneway.change_log where object_type = ? and op = 'I'", "public." + table)
+                        .get(0).get("v"), type.getKey() + ": the captured text form is the pinned one");
+                c.rollback();
+            }
+        }
+        assertNull(settingsOf("pins_13"), "int8 depends on no setting");
+        assertEquals("{\"DateStyle=ISO, YMD\",TimeZone=UTC}", settingsOf("pins_4"), "timestamptz");
+        assertEquals("{\"DateStyle=ISO, YMD\",TimeZone=UTC}", settingsOf("pins_15"), "an array of timestamptz");
+        assertEquals("{extra_float_digits=3}", settingsOf("pins_18"), "a domain over float8");
+        assertEquals("{\"DateStyle=ISO, YMD\",IntervalStyle=postgres,TimeZone=UTC,extra_float_digits=3,bytea_output=hex,lc_monetary=C}",
+                settingsOf("pins_19"), "a composite type may gain any attribute: all six");
+    }
+
+    private static String settingsOf(String table) {
+        Object config = value(db, "select proconfig::text from pg_proc where oid = oneway.capture_function(?::regclass)::regproc", table);
+        return config == null ? null : config.toString();
+    }
+
+    @Test
     void a_composite_key_is_logged_with_all_its_columns() {
         exec(db, "insert into \"Odd Schema\".\"all types\"(id, \"Key part\") values (7, 'k')");
         assertEquals("{\"id\": \"7\", \"Key part\": \"k\"}", value(db, "select object_id::text from oneway.change_log"));
