@@ -5,8 +5,8 @@
 -- and the columns are written into its code, so a change costs one image of the new row (text
 -- forms, shared/text-forms.sql), a key built straight from the key columns (OLD for updates and
 -- deletes: the key before the change) and one insert. A generic function reading its arguments
--- (TG_ARGV) and the key back out of the image cost the writer about 14 % more tps. The function
--- pins the settings its table's text forms depend on (oneway.text_form_settings(tbl)).
+-- (TG_ARGV) and the key back out of the image cost the writer about 14 % more tps. The text
+-- forms are made under the settings they depend on (oneway.text_form_settings(tbl)).
 create or replace function oneway.capture_function(tbl regclass) returns text
 language sql stable as $$
 select format('oneway.%I', 'capture_' || tbl::oid::text)
@@ -26,6 +26,34 @@ language plpgsql as $$
 begin
   execute format('drop trigger if exists oneway_capture on %s', qualified);
   execute format('drop function if exists %s()', oneway.capture_function(tbl));
+  execute format('drop function if exists %s_pinned(text, record, record)', oneway.capture_function(tbl));
+end $$;
+
+-- The statements of a capture function that log one change of the table, its rows read from
+-- new_row and old_row (NEW and OLD, or the pinned function's arguments) and its operation from
+-- op (TG_OP): each in a branch of its own, so that only the row the operation has is read.
+create or replace function oneway.capture_statements(tbl regclass, qualified text, mode text, new_row text, old_row text, op text)
+returns text language plpgsql stable as $$
+declare
+  keys text[] := oneway.key_columns(tbl);
+begin
+  if mode = 'reference' then
+    return format($s$
+        if %2$s = 'INSERT' then
+          perform oneway.capture_reference(%1$L, %3$s, 'I');
+        else
+          perform oneway.capture_reference(%1$L, %4$s, left(%2$s, 1));
+        end if;$s$, qualified, op, oneway.image_expression(keys, new_row), oneway.image_expression(keys, old_row));
+  end if;
+  return format($s$
+        if %2$s = 'INSERT' then
+          insert into oneway.change_log(object_type, object_id, op, row_image) values (%1$L, %3$s, 'I', %5$s);
+        elsif %2$s = 'UPDATE' then
+          insert into oneway.change_log(object_type, object_id, op, row_image) values (%1$L, %4$s, 'U', %5$s);
+        else
+          insert into oneway.change_log(object_type, object_id, op) values (%1$L, %4$s, 'D');
+        end if;$s$, qualified, op, oneway.image_expression(keys, new_row), oneway.image_expression(keys, old_row),
+        oneway.image_expression(array(select c.name from oneway.stored_columns(tbl) c), new_row));
 end $$;
 
 -- Puts a table into the publication the WAL reader reads (12-wal.sql), or takes it out. In the
@@ -54,9 +82,8 @@ language plpgsql as $$
 declare
   qualified text;
   keys text[];
-  new_key text;
-  old_key text;
-  new_row text;
+  clauses text;
+  pinned text;
   body text;
 begin
   if mode is null or mode not in ('image', 'reference', 'wal') then
@@ -83,37 +110,27 @@ begin
     raise exception 'table % has no primary key; capture needs one to identify rows', qualified
       using errcode = '42P10', hint = 'add a primary key, then call oneway.enable_capture again';
   end if;
-  new_key := oneway.image_expression(keys, 'NEW');
-  old_key := oneway.image_expression(keys, 'OLD');
-  new_row := oneway.image_expression(array(select c.name from oneway.stored_columns(tbl) c), 'NEW');
   perform oneway.drop_capture_triggers(tbl, qualified);
-  if mode = 'image' then
-    body := format($body$
-      begin
-        if TG_OP = 'INSERT' then
-          insert into oneway.change_log(object_type, object_id, op, row_image) values (%L, %s, 'I', %s);
-        elsif TG_OP = 'UPDATE' then
-          insert into oneway.change_log(object_type, object_id, op, row_image) values (%L, %s, 'U', %s);
-        else
-          insert into oneway.change_log(object_type, object_id, op) values (%L, %s, 'D');
-        end if;
-        return null;
-      end $body$, qualified, new_key, new_row, qualified, old_key, new_row, qualified, old_key);
-  elsif mode = 'reference' then
-    body := format($body$
-      begin
-        perform oneway.capture_reference(%L, case when TG_OP = 'INSERT' then %s else %s end, left(TG_OP, 1));
-        return null;
-      end $body$, qualified, new_key, old_key);
-  end if;
   if exists (select from pg_publication where pubname = 'oneway_tables') then
     perform oneway.publish_for_wal(tbl, qualified, mode = 'wal');
   end if;
-  if body is not null then
-    -- runs with its owner's rights (see 06-roles.sql); every name in it is schema-qualified or in
-    -- pg_catalog; the body is passed as a quoted literal, so no name can end it early
-    execute format('create function %s() returns trigger language plpgsql security definer %s as %L',
-                   oneway.capture_function(tbl), oneway.text_form_settings(tbl), body);
+  if mode <> 'wal' then
+    -- A change is logged in the writer's session when the session already makes the pinned text
+    -- forms (text_form_settings), else through a function that pins them: PostgreSQL sets and
+    -- resets a function's settings at every call, and the six took 8 % of a writer's rate.
+    -- Each runs with its owner's rights (see 06-roles.sql); every name in them is schema-qualified
+    -- or in pg_catalog; a body is passed as a quoted literal, so no name can end it early.
+    select coalesce(string_agg(s.clause, ' ' order by s.n), ''), string_agg(s.pinned, ' and ' order by s.n)
+      into clauses, pinned from oneway.text_form_settings(tbl) s;
+    body := oneway.capture_statements(tbl, qualified, mode, 'NEW', 'OLD', 'TG_OP');
+    if pinned is not null then
+      execute format('create function %s_pinned(change_op text, new_row record, old_row record) returns void '
+                     'language plpgsql security definer %s as %L', oneway.capture_function(tbl), clauses,
+                     format('begin %s end', oneway.capture_statements(tbl, qualified, mode, 'new_row', 'old_row', 'change_op')));
+      body := format('if %s then %s else perform %s_pinned(TG_OP, NEW, OLD); end if;', pinned, body, oneway.capture_function(tbl));
+    end if;
+    execute format('create function %s() returns trigger language plpgsql security definer as %L',
+                   oneway.capture_function(tbl), format('begin %s return null; end', body));
     execute format('create trigger oneway_capture after insert or update or delete on %s for each row execute function %s()',
                    qualified, oneway.capture_function(tbl));
   end if;

@@ -12,13 +12,13 @@
 
 create schema if not exists oneway;
 
--- The SET clauses of a table's capture function: the settings its columns' text forms depend
--- on, and only those: every clause is set and reset at each row a writer changes, and the six
--- together took 8 % of a writer's rate. Domains, arrays, ranges and multiranges are looked
--- through to the types they hold; a composite type (it may gain an attribute of any type while
--- the table stays as it is) and a type not named here pin all six.
+-- The settings a table's capture function pins: those its columns' text forms depend on, and
+-- only those, each as its SET clause and as a test that the writer's session already makes the
+-- pinned text forms. Domains, arrays, ranges and multiranges are looked through to the types they
+-- hold; a composite type (it may gain an attribute of any type while the table stays as it is) and
+-- a type not named here pin all six.
 drop function if exists oneway.text_form_settings();
-create or replace function oneway.text_form_settings(tbl regclass) returns text
+create or replace function oneway.text_form_settings(tbl regclass) returns table (n int, clause text, pinned text)
 language sql stable as $$
 with recursive used(t) as (
   select a.atttypid from pg_attribute a where a.attrelid = tbl and a.attnum > 0 and not a.attisdropped
@@ -46,11 +46,17 @@ with recursive used(t) as (
     else '{datestyle,intervalstyle,timezone,extra_float_digits,bytea_output,lc_monetary}' end::text[])
     from used u join pg_type y on y.oid = u.t
 )
-select coalesce(string_agg(c.clause, ' ' order by c.n), '')
-  from (values (1, 'datestyle', 'set datestyle = ''ISO, YMD'''), (2, 'intervalstyle', 'set intervalstyle = ''postgres'''),
-               (3, 'timezone', 'set timezone = ''UTC'''), (4, 'extra_float_digits', 'set extra_float_digits = 3'),
-               (5, 'bytea_output', 'set bytea_output = ''hex'''), (6, 'lc_monetary', 'set lc_monetary = ''C''')) c(n, setting, clause)
- where c.setting in (select n.setting from needed n)
+-- DateStyle's field order changes only input and the non-ISO styles; extra_float_digits above 0
+-- always gives the shortest exact form; the time zones named all are UTC, written +00 in ISO style
+select s.n, s.clause, s.pinned
+  from (values (1, 'datestyle', 'set datestyle = ''ISO, YMD''', 'current_setting(''DateStyle'') like ''ISO,%'''),
+               (2, 'intervalstyle', 'set intervalstyle = ''postgres''', 'current_setting(''IntervalStyle'') = ''postgres'''),
+               (3, 'timezone', 'set timezone = ''UTC''', 'current_setting(''TimeZone'') in (''UTC'', ''Etc/UTC'', ''GMT'', ''Etc/GMT'', '
+                                                          '''UCT'', ''Etc/UCT'', ''Universal'', ''Etc/Universal'', ''Zulu'', ''Etc/Zulu'')'),
+               (4, 'extra_float_digits', 'set extra_float_digits = 3', 'current_setting(''extra_float_digits'') in (''1'', ''2'', ''3'')'),
+               (5, 'bytea_output', 'set bytea_output = ''hex''', 'current_setting(''bytea_output'') = ''hex'''),
+               (6, 'lc_monetary', 'set lc_monetary = ''C''', 'current_setting(''lc_monetary'') = ''C''')) s(n, setting, clause, pinned)
+ where s.setting in (select x.setting from needed x)
 $$;
 
 -- The stored columns of a table (not dropped, not generated), in their order.

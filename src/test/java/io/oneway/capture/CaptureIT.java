@@ -73,9 +73,9 @@ class CaptureIT {
     }
 
     @Test
-    void a_capture_function_pins_only_the_settings_its_columns_depend_on_and_every_type_keeps_its_text_form() throws SQLException {
+    void a_writers_session_makes_the_text_forms_only_where_it_already_pins_what_the_columns_depend_on() throws SQLException {
         exec(db, "create type pins_pair as (n int, at timestamptz); create domain pins_float as float8");
-        // a type, and a value whose text form the writer's settings below would change if they were not pinned
+        // a type, and a value whose text form the unlike settings below would change if they were not pinned
         Map<String, String> values = new java.util.LinkedHashMap<>();
         values.put("date", "'2024-02-29'");
         values.put("time", "'23:59:59.5'");
@@ -83,10 +83,10 @@ class CaptureIT {
         values.put("timestamp", "'2024-02-29 23:59:59.123456'");
         values.put("timestamptz", "'2024-02-29 23:59:59.123456+05:30'");
         values.put("interval", "'1 year 2 mons -3 days 04:05:06.789'");
-        values.put("float4", "0.1");
-        values.put("float8", "0.1");
-        values.put("point", "'(0.1,0.2)'");
-        values.put("circle", "'<(0.1,0.2),0.3>'");
+        values.put("float4", "1.23456789");
+        values.put("float8", "0.12345678901234568");
+        values.put("point", "'(0.12345678901234568,0.2)'");
+        values.put("circle", "'<(0.12345678901234568,0.2),0.3>'");
         values.put("bytea", "'\\x00ff'::bytea");
         values.put("money", "12.34");
         values.put("numeric", "1.50");
@@ -95,23 +95,42 @@ class CaptureIT {
         values.put("timestamptz[]", "'{\"2024-02-29 23:59:59+05:30\"}'");
         values.put("tstzrange", "'[2024-01-01 00:00+00,2024-02-01 00:00+05:30)'");
         values.put("datemultirange", "'{[2024-01-01,2024-02-01)}'");
-        values.put("pins_float", "0.1");
+        values.put("pins_float", "0.12345678901234568");
         values.put("pins_pair", "row(1, '2024-02-29 23:59:59+05:30')");
         int k = 0;
         for (Map.Entry<String, String> type : values.entrySet()) {
             String table = "pins_" + k++;
             exec(db, "create table " + table + "(id int primary key, v " + type.getKey() + ")");
             exec(db, "select oneway.enable_capture('" + table + "')");
-            exec(db, "do $do$ begin set local datestyle = 'SQL, DMY'; set local intervalstyle = 'sql_standard'; "
-                    + "set local timezone = 'Asia/Kolkata'; set local extra_float_digits = -15; set local bytea_output = 'escape'; "
-                    + "insert into " + table + " values (1, " + type.getValue() + "); end $do$");
+            boolean pins = settingsOf(table) != null;
+            // unlike settings: through the function that pins them (a DO block: the JDBC driver refuses a DateStyle other than ISO)
+            exec(db, "do $do$ begin set local track_functions = 'pl'; set local datestyle = 'SQL, DMY'; "
+                    + "set local intervalstyle = 'sql_standard'; set local timezone = 'Asia/Kolkata'; set local extra_float_digits = -15; "
+                    + "set local bytea_output = 'escape'; insert into " + table + " values (1, " + type.getValue() + "); "
+                    + "if " + pins + " <> exists (select from pg_stat_xact_user_functions where funcname like '%\\_pinned') then "
+                    + "raise exception 'the pinned function called: %', not " + pins + "; end if; end $do$");
+            // settings that make the pinned text forms already: in the writer's session, the function not called
+            try (Connection c = db.getConnection()) {
+                c.setAutoCommit(false);
+                exec(c, "set local track_functions = 'pl'; " + LIKE);
+                exec(c, "insert into " + table + " values (2, " + type.getValue() + ")");
+                assertEquals(0L, rows(c, "select count(*) as n from pg_stat_xact_user_functions where funcname like '%\\_pinned'").get(0).get("n"),
+                        type.getKey());
+                c.commit();
+            }
+            // like settings but one: through the function that pins them too
+            for (int one = 0; one < UNLIKE.size(); one++) {
+                exec(db, "do $do$ begin " + LIKE + UNLIKE.get(one) + "insert into " + table + " values (" + (3 + one) + ", " + type.getValue()
+                        + "); end $do$");
+            }
             try (Connection c = db.getConnection()) {
                 c.setAutoCommit(false);
                 exec(c, "set local datestyle = 'ISO, YMD'; set local intervalstyle = 'postgres'; set local timezone = 'UTC'; "
                         + "set local extra_float_digits = 3; set local bytea_output = 'hex'; set local lc_monetary = 'C'");
-                Object pinned = rows(c, "select v::text as v from " + table).get(0).get("v");
-                assertEquals(pinned, rows(c, "select row_image->>'v' as v from oneway.change_log where object_type = ? and op = 'I'", "public." + table)
-                        .get(0).get("v"), type.getKey() + ": the captured text form is the pinned one");
+                assertEquals(rows(c, "select id::text as id, v::text as v from " + table + " order by id"),
+                        rows(c, "select object_id->>'id' as id, row_image->>'v' as v from oneway.change_log where object_type = ? and op = 'I' "
+                                + "order by log_id", "public." + table),
+                        type.getKey() + ": the captured text forms are the pinned ones");
                 c.rollback();
             }
         }
@@ -123,8 +142,17 @@ class CaptureIT {
                 settingsOf("pins_19"), "a composite type may gain any attribute: all six");
     }
 
+    /** A writer's settings under which the text forms are the pinned ones, and one unlike setting after another. */
+    private static final String LIKE = "set local datestyle = 'ISO, MDY'; set local intervalstyle = 'postgres'; set local timezone = 'Etc/UTC'; "
+            + "set local extra_float_digits = 1; set local bytea_output = 'hex'; set local lc_monetary = 'C'; ";
+    private static final List<String> UNLIKE = List.of("set local datestyle = 'SQL, DMY'; ", "set local intervalstyle = 'sql_standard'; ",
+            "set local timezone = 'Asia/Kolkata'; ", "set local extra_float_digits = -15; ", "set local extra_float_digits = 0; ",
+            "set local bytea_output = 'escape'; ");
+
+    /** The settings the table's pinned capture function sets, or null where its text forms depend on none. */
     private static String settingsOf(String table) {
-        Object config = value(db, "select proconfig::text from pg_proc where oid = oneway.capture_function(?::regclass)::regproc", table);
+        Object config = value(db, "select (select proconfig::text from pg_proc where oid = to_regproc(oneway.capture_function(?::regclass) || '_pinned'))",
+                table);
         return config == null ? null : config.toString();
     }
 
