@@ -66,7 +66,7 @@ end $$;
 -- whether that is all of them). Returns what it numbered, as assign_positions does.
 -- items comes as json and each item is made jsonb on its own: jsonb input of the whole array took
 -- six times as long as of its items one by one (24 ms against 4 for 2,000 changes of the benchmark),
--- half of the recording's time, on the writer's cores.
+-- and the statement about half as long on batches of 500 changes or more (BENCHMARKS.md).
 drop function if exists oneway.record_wal_changes(jsonb, pg_lsn, bigint, boolean);
 create or replace function oneway.record_wal_changes(items json, through_lsn pg_lsn, through_items bigint, done boolean)
 returns table (first_position bigint, last_position bigint, changes bigint, transactions bigint)
