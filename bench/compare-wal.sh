@@ -11,7 +11,7 @@
 # (remote profile, nowhere to send): one load with the reader started just before it (its JIT
 # compiling meanwhile), then WARM_LOADS (2) loads beside the same reader, warm. Per load: pgbench's
 # tps and its ratio to the base; per warm load also the WAL sender's CPU seconds, the time spent in
-# oneway.record_wal_changes and the cores each part used. One line per revision and round in
+# the recording's statements and the cores each part used. One line per revision and round in
 # target/compare/wal.md. BEFORE_OPTS and AFTER_OPTS add JVM options to the reader of either.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -237,7 +237,7 @@ wal_read() { # waits until the slot was read past the WAL written so far
 }
 wal_load() { # pgbench's N x 2 transactions on $DB beside the running WAL reader, until the reader read them; sets WAL_TPS,
   # WAL_AFTER (s from the writer's end to the reader's), WAL_SECONDS (the writer's start to the reader's end), WAL_CORES (the
-  # cores each part used meanwhile), WAL_SENDER (the WAL sender's CPU s) and WAL_RECORDING (oneway.record_wal_changes, s)
+  # cores each part used meanwhile), WAL_SENDER (the WAL sender's CPU s) and WAL_RECORDING (the recording's statements, s)
   local walsender ws0 ws1 cpu0 t0 t1 t2 ms
   q $REM $DB "checkpoint"
   q $REM $DB "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null
@@ -247,7 +247,8 @@ wal_load() { # pgbench's N x 2 transactions on $DB beside the running WAL reader
   t1=$(now); wal_read; t2=$(now)
   ws1=$(awk '{print $14 + $15}' /proc/$walsender/stat)
   WAL_CORES=$(python3 bench/cpu.py cores "$cpu0" "$(cpu_ticks)" "$(python3 -c "print($t2 - $t0)")")
-  ms=$(q $REM $DB "select round(coalesce(sum(total_exec_time), 0)) from pg_stat_statements where toplevel and query like '%record_wal_changes%'")
+  ms=$(q $REM $DB "select round(coalesce(sum(total_exec_time), 0)) from pg_stat_statements where toplevel and (query like '%wal_recording%' or query ilike '%copy oneway.change_%'
+    or query like '%record_wal_changes%')")  # the last: the one statement of revisions before WalRecording
   WAL_AFTER=$(python3 -c "print(round($t2 - $t1, 2))"); WAL_SECONDS=$(python3 -c "print(round($t2 - $t0, 1))")
   WAL_SENDER=$(python3 -c "print(round(($ws1 - $ws0) / $(getconf CLK_TCK), 1))"); WAL_RECORDING=$(python3 -c "print(round($ms / 1000, 1))")
 }

@@ -207,7 +207,7 @@ record "capture from the WAL, write cost: pgbench tps without capture $wal_base_
 # recording statement's time
 wal_load
 stop_replicator
-record "capture from the WAL, write cost with the reader running before the load: pgbench tps $WAL_TPS, ratio $(python3 -c "print(round($WAL_TPS/$wal_base_tps,2))") (the reader finished $WAL_AFTER s after the writer); CPU from the writer's start to the reader's end ($WAL_SECONDS s): $WAL_CORES; of the remote PostgreSQL's, the WAL sender $WAL_SENDER s and oneway.record_wal_changes $WAL_RECORDING s"
+record "capture from the WAL, write cost with the reader running before the load: pgbench tps $WAL_TPS, ratio $(python3 -c "print(round($WAL_TPS/$wal_base_tps,2))") (the reader finished $WAL_AFTER s after the writer); CPU from the writer's start to the reader's end ($WAL_SECONDS s): $WAL_CORES; of the remote PostgreSQL's, the WAL sender $WAL_SENDER s and the recording's statements $WAL_RECORDING s"
 q $REM walbench "checkpoint"
 wal_deferred_tps=$(pgb -t "$N" walbench | awk '/^tps/ {print int($3)}')
 record "capture from the WAL, write cost with no replicator running (the changes wait in the slot, read after): pgbench tps $wal_deferred_tps, ratio $(python3 -c "print(round($wal_deferred_tps/$wal_base_tps,2))")"

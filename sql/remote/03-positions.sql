@@ -39,7 +39,7 @@ begin
   select c.scan_from, c.open_txids into from_txid, open_ids from oneway.position_counter c;
   return query
   select l.log_id, l.txid, l.logged_at from oneway.change_log l
-   where (l.txid >= from_txid or l.txid = any (open_ids))
+   where (l.txid >= from_txid or l.txid = any (open_ids)) and l.capture_mode <> 'W'
      and not exists (select from oneway.change_position p where p.log_id = l.log_id);
 end $$;
 

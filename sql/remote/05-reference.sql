@@ -30,11 +30,12 @@ begin
    limit 1;
   -- consecutive: no other change is in the log after the pending one (ids taken by refused or
   -- rolled-back statements leave holes, so ids are compared by what the log holds), or it is
-  -- the latest change of this same transaction
+  -- the latest change of this same transaction (of those logged in it: the WAL reader records
+  -- its rows after it commits)
   if found
      and prev.log_id <> (select max(l.log_id) from oneway.change_log l where l.log_id < new_id)
      and not (prev.txid = pg_current_xact_id()::text::bigint
-              and prev.log_id = (select max(l.log_id) from oneway.change_log l where l.txid = prev.txid)) then
+              and prev.log_id = (select max(l.log_id) from oneway.change_log l where l.txid = prev.txid and l.capture_mode <> 'W')) then
     raise exception 'oneway: % % has an undelivered change (log id %, %, % at %)',
         table_name, k, prev.log_id, coalesce('position ' || prev.position, 'not yet positioned'), prev.op, prev.logged_at
       using errcode = 'OW001',

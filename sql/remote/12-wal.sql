@@ -11,15 +11,6 @@
 -- moves only after the rows are committed; position_counter.wal_lsn, written in the same
 -- transaction as the rows, tells a reader started again which transactions it already recorded.
 
--- The 64-bit id of a transaction the WAL names by its 32-bit xid, given the current 64-bit xmax:
--- the transaction ran recently (a slot holds the xid horizon back), so its epoch is the current
--- one or the one before.
-create or replace function oneway.full_xid(xid bigint, current_xmax bigint) returns bigint
-language sql immutable as $$
-select case when xid < (current_xmax & 4294967295) then (current_xmax >> 32 << 32) | xid
-            else ((current_xmax >> 32) - 1 << 32) | xid end
-$$;
-
 -- The publications the WAL reader reads: the tables captured in mode 'wal', and the change-log
 -- rows everybody else inserts. Made by the reader before it creates its slot, so that every
 -- transaction the slot decodes began after them.
@@ -46,7 +37,7 @@ end $$;
 -- Makes the WAL reader the one that numbers changes, once its slot exists: the position assigner
 -- numbers everything committed before the slot began (all of it is visible now), then stops for
 -- good. A transaction that both the assigner numbered here and the slot decodes is known by its
--- log ids and not numbered again (record_wal_changes).
+-- log ids and not numbered again (begin_wal_recording).
 create or replace function oneway.start_wal_positions(slot text) returns void
 language plpgsql security definer set search_path = pg_catalog, pg_temp as $$
 begin
@@ -58,53 +49,50 @@ begin
   update oneway.position_counter set wal_slot = slot, wal_lsn = null, wal_items = 0, wal_done = true;
 end $$;
 
--- Records and numbers a run of decoded changes (a batch of the WAL reader). items: JSON array in
--- commit order, each {x: xid, e: last of its transaction, a: commit time, and either l: the log
--- id of a change-log row its transaction inserted, or t, k, o, r: table, key, op and row image of
--- a change to a table captured from the WAL}. through_lsn, through_items, done: the last
--- transaction in the run (its commit LSN, how many of its items are recorded with this run,
--- whether that is all of them). Returns what it numbered, as assign_positions does.
--- items comes as json and each item is made jsonb on its own: jsonb input of the whole array took
--- six times as long as of its items one by one (24 ms against 4 for 2,000 changes of the benchmark),
--- and the statement about half as long on batches of 500 changes or more (BENCHMARKS.md).
+-- Recording a run of decoded changes (a batch of the WAL reader, io.oneway.capture.WalRecording)
+-- is one transaction: begin_wal_recording, then COPY of the new change-log rows and of every
+-- change's position, then end_wal_recording. COPY writes a page of rows as one WAL record where
+-- INSERT writes one per row, and the WAL sender reads and decodes every record of this database,
+-- the recording's own included: 300,000 changes recorded by COPY took it 2.3 CPU seconds instead of
+-- 4.0 (BENCHMARKS.md).
 drop function if exists oneway.record_wal_changes(jsonb, pg_lsn, bigint, boolean);
-create or replace function oneway.record_wal_changes(items json, through_lsn pg_lsn, through_items bigint, done boolean)
-returns table (first_position bigint, last_position bigint, changes bigint, transactions bigint)
-language plpgsql security definer set search_path = pg_catalog, pg_temp set jit = off as $$
+drop function if exists oneway.record_wal_changes(json, pg_lsn, bigint, boolean);
+drop function if exists oneway.full_xid(bigint, bigint);
+
+-- Locks the counter for the run and returns what numbering it needs: the last position, the
+-- current 64-bit xmax (the WAL names a transaction by its 32-bit xid: it ran recently, as a slot
+-- holds the xid horizon back, so its epoch is xmax's or the one before), a log id for each of the
+-- run's new rows, and which of the change-log rows its transactions inserted are numbered already
+-- (the assigner numbered them while the reader started: start_wal_positions).
+create or replace function oneway.begin_wal_recording(new_rows int, logged_ids bigint[])
+returns table (last_position bigint, current_xmax bigint, new_ids bigint[], numbered_ids bigint[])
+language plpgsql security definer set search_path = pg_catalog, pg_temp as $$
+begin
+  return query
+  select c.last_position, pg_snapshot_xmax(pg_current_snapshot())::text::bigint,
+         array(select nextval('oneway.change_log_log_id_seq') from generate_series(1, new_rows)),
+         array(select p.log_id from oneway.change_position p where p.log_id = any (logged_ids))
+    from oneway.position_counter c for update;
+end $$;
+
+-- Ends the run: the counter moves to its last position, and position_counter.wal_* say how far
+-- the change log now holds the stream (through_lsn: the commit LSN of the run's last
+-- transaction; through_items: how many of its items are recorded; done: whether that is all).
+-- Refuses a run whose positions are not the next ones without a gap: the central database would
+-- wait for the missing ones for ever.
+create or replace function oneway.end_wal_recording(run_last_position bigint, through_lsn pg_lsn, through_items bigint, done boolean)
+returns void
+language plpgsql security definer set search_path = pg_catalog, pg_temp as $$
 declare
   base bigint;
-  xmax bigint := pg_snapshot_xmax(pg_current_snapshot())::text::bigint;
-  result record;
 begin
   select c.last_position into base from oneway.position_counter c for update;
-  with item as (
-    select (j ->> 'x')::bigint as x, (j ->> 'e')::boolean as e, (j ->> 'l')::bigint as l, j ->> 't' as t, j -> 'k' as k,
-           j ->> 'o' as o, j -> 'r' as r, (j ->> 'a')::timestamptz as a, s.n
-      -- offset 0: made jsonb once per item, not once per field read from it
-      from (select s.item::jsonb as j, s.n from json_array_elements(items) with ordinality as s(item, n) offset 0) s
-  ), kept as (
-    -- rows the assigner numbered while the reader started (start_wal_positions) are not numbered twice
-    select i.*, row_number() over (order by i.n) as seq from item i
-     where i.l is null or not exists (select from oneway.change_position p where p.log_id = i.l)
-  ), numbered as materialized (
-    select k.*, base + k.seq as pos, coalesce(k.l, nextval('oneway.change_log_log_id_seq')) as id from kept k
-  ), logged as (
-    insert into oneway.change_log(log_id, txid, object_type, object_id, op, capture_mode, row_image, logged_at)
-    select nb.id, oneway.full_xid(nb.x, xmax), nb.t, nb.k, nb.o, 'W', nb.r, nb.a from numbered nb where nb.l is null
-  ), positioned as (
-    insert into oneway.change_position(position, log_id, tx_end)
-    select nb.pos, nb.id, nb.e from numbered nb
-    returning oneway.change_position.position, oneway.change_position.tx_end
-  )
-  select min(ps.position) as first_position, max(ps.position) as last_position, count(*) as changes,
-         count(*) filter (where ps.tx_end) as transactions
-    into result from positioned ps;
-  update oneway.position_counter c
-     set last_position = coalesce(result.last_position, c.last_position),
-         wal_lsn = through_lsn, wal_items = through_items, wal_done = done;
-  if result.changes > 0 then
-    return query select result.first_position, result.last_position, result.changes, result.transactions;
+  if (select count(*) from oneway.change_position p where p.position > base) <> run_last_position - base then
+    raise exception 'a WAL recording run numbered % changes after position % but wrote % positions', run_last_position - base, base,
+      (select count(*) from oneway.change_position p where p.position > base) using errcode = 'P0001';
   end if;
+  update oneway.position_counter c
+     set last_position = run_last_position, wal_lsn = through_lsn, wal_items = through_items, wal_done = done;
 end $$;
 
 -- The slot as the status and the health check see it: how much WAL it holds back, and whether
@@ -120,8 +108,10 @@ select c.wal_slot as slot_name, s.active, s.wal_status,
 $view$);
 
 revoke execute on function oneway.prepare_wal_capture(), oneway.start_wal_positions(text),
-  oneway.record_wal_changes(json, pg_lsn, bigint, boolean) from public;
+  oneway.begin_wal_recording(int, bigint[]), oneway.end_wal_recording(bigint, pg_lsn, bigint, boolean) from public;
 -- the replicator's remote connection (06-roles.sql); for the WAL its user also needs the REPLICATION attribute
 grant execute on function oneway.prepare_wal_capture(), oneway.start_wal_positions(text),
-  oneway.record_wal_changes(json, pg_lsn, bigint, boolean) to oneway_sender;
+  oneway.begin_wal_recording(int, bigint[]), oneway.end_wal_recording(bigint, pg_lsn, bigint, boolean) to oneway_sender;
+-- the reader's COPY of a run's rows (change_position: 06-roles.sql)
+grant insert (log_id, txid, object_type, object_id, op, capture_mode, row_image, logged_at) on oneway.change_log to oneway_sender;
 grant select on oneway.wal_slot_status to oneway_sender;

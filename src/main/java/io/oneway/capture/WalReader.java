@@ -1,6 +1,5 @@
 package io.oneway.capture;
 
-import java.io.ByteArrayInputStream;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -36,11 +35,11 @@ import io.oneway.support.SqlScript;
 /**
  * Capture from the WAL (sql/remote/12-wal.sql): reads the remote database's logical replication
  * slot (pgoutput) and records every source transaction's changes in the change log, numbered in
- * commit order, through oneway.record_wal_changes. Called by route read-wal; each call reads what
- * the stream has, for at most a poll's time, and records it in batches. The slot's confirmed
- * position moves only past transactions whose rows are committed, so a crash of the replicator
- * or the database loses nothing; position_counter.wal_lsn (written with the rows) tells a
- * restarted reader which transactions it already recorded, so nothing is recorded twice.
+ * commit order (WalRecording). Called by route read-wal; each call reads what the stream has,
+ * for at most a poll's time, and records it in batches. The slot's confirmed position moves only
+ * past transactions whose rows are committed, so a crash of the replicator or the database loses
+ * nothing; position_counter.wal_lsn (written with the rows) tells a restarted reader which
+ * transactions it already recorded, so nothing is recorded twice.
  */
 public final class WalReader {
 
@@ -328,7 +327,7 @@ public final class WalReader {
     private void add(RowChange r) throws SQLException {
         Relation rel = r.relation();
         if ("oneway".equals(rel.schema()) && "change_log".equals(rel.name())) {
-            batch.addLogRow(txXid, txCommittedAt, Long.parseLong(r.newRow()[logIdColumn(rel)].toString()));
+            batch.addLogRow(txXid, Long.parseLong(r.newRow()[logIdColumn(rel)].toString()));
             return;
         }
         TextValue[] keySource = r.oldRow() != null ? r.oldRow() : r.newRow();
@@ -351,19 +350,11 @@ public final class WalReader {
         }
         boolean done = !inTransaction;
         long throughItems = txItems - (batch.holdsBack() ? 1 : 0);
-        try (Connection c = remote.getConnection();
-                PreparedStatement ps = c.prepareStatement(SqlScript.load("remote/queries/record-wal-changes.sql"))) {
-            JsonBytes json = batch.takeReady();
-            // a stream, not setBytes, which copies the array (a wide row)
-            ps.setBinaryStream(1, new ByteArrayInputStream(json.array(), 0, json.length()), json.length());
-            ps.setString(2, LogSequenceNumber.valueOf(txLsn).asString());
-            ps.setLong(3, throughItems);
-            ps.setBoolean(4, done);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    progress.add(rs.getLong("changes"), rs.getLong("transactions"), rs.getLong("last_position"));
-                    changesRecorded += rs.getLong("changes");
-                }
+        try (Connection c = remote.getConnection()) {
+            WalRecording.Recorded recorded = WalRecording.record(c, batch.takeReady(), LogSequenceNumber.valueOf(txLsn).asString(), throughItems, done);
+            if (recorded.changes() > 0) {
+                progress.add(recorded.changes(), recorded.transactions(), recorded.lastPosition());
+                changesRecorded += recorded.changes();
             }
         }
         recordedLsn = txLsn;

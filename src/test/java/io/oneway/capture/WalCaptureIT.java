@@ -172,7 +172,7 @@ class WalCaptureIT {
     @Order(4)
     void a_wal_reader_that_waits_without_an_error_is_a_stall_that_says_where_it_waits() throws Exception {
         try (NotificationListener notifications = new NotificationListener(fixture.brokerPort()); Connection lock = remoteDb.getConnection()) {
-            // recording waits on this row lock (record_wal_changes updates the counter); the reader's read hangs, no error comes
+            // recording waits on this row lock (begin_wal_recording locks the counter); the reader's read hangs, no error comes
             lock.setAutoCommit(false);
             exec(lock, "select from oneway.position_counter for update");
             exec(remoteDb, "insert into shop.customers(id, name) values (20000003, 'waits behind a lock')");
@@ -181,7 +181,7 @@ class WalCaptureIT {
             String health = remote.health();
             assertTrue(health.contains("capture from the WAL stands still") && health.contains("the reader is inside one read"), health);
             // and the statement it waits in, with the session holding the lock
-            assertTrue(health.contains("lock-wait") && health.contains("record_wal_changes") && health.contains("held by session " + backendPid(lock)), health);
+            assertTrue(health.contains("lock-wait") && health.contains("begin_wal_recording") && health.contains("held by session " + backendPid(lock)), health);
             assertTrue(((String) rows(remoteDb, "select stalls from oneway.monitor_state where component like 'transfer%'").get(0).get("stalls"))
                     .contains("stands still"), "./oneway status shows it");
             await().atMost(Duration.ofSeconds(30)).until(() -> notifications.containing("capture-stopped").stream().anyMatch(n -> n.contains("stands still")));

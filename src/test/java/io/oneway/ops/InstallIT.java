@@ -77,7 +77,9 @@ class InstallIT {
         exec(db, "alter table oneway.change_log drop constraint change_log_op_check");
         exec(db, "alter table oneway.change_log add constraint change_log_op_check check (op in ('I', 'U', 'D'))");
         exec(db, "alter table oneway.sender_state drop column central_digest");
-        exec(db, "drop index oneway.change_log_txid");
+        exec(db, "drop index oneway.change_log_unnumbered_txid");
+        // the index of installs before the WAL reader's rows were left out of it
+        exec(db, "create index change_log_txid on oneway.change_log (txid)");
         exec(db, "drop view oneway.transfer_status");
         exec(db, "create view oneway.transfer_status as select p.position from oneway.change_position p where false");
         exec(db, "alter sequence oneway.change_log_log_id_seq owned by none");
@@ -86,7 +88,8 @@ class InstallIT {
 
         assertTrue(String.valueOf(value(db, "select pg_get_constraintdef(oid) from pg_constraint where conname = 'change_log_op_check'")).contains("'E'"));
         assertEquals(1, number(db, "select count(*) from pg_attribute where attrelid = 'oneway.sender_state'::regclass and attname = 'central_digest'"));
-        assertEquals(1, number(db, "select count(*) from pg_class where oid = to_regclass('oneway.change_log_txid')"));
+        assertEquals(1, number(db, "select count(*) from pg_class where oid = to_regclass('oneway.change_log_unnumbered_txid')"));
+        assertEquals(0, number(db, "select count(*) from pg_class where oid = to_regclass('oneway.change_log_txid')"));
         assertTrue(String.valueOf(value(db, "select pg_get_viewdef('oneway.transfer_status')")).contains("blocked_stop"));
         assertEquals(1, number(db, "select count(*) from pg_depend where objid = 'oneway.change_log_log_id_seq'::regclass "
                 + "and refobjid = 'oneway.change_log'::regclass and deptype = 'a'"));

@@ -4,11 +4,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * JSON text written as UTF-8 bytes, values copied from the bytes they came in: strings quoted and
- * escaped as RFC 8259 wants. Escaping works on bytes because every byte it changes ('"', '\' and
- * the controls) is ASCII, and ASCII never occurs inside a multi-byte UTF-8 sequence.
+ * Rows in the text format of COPY, as UTF-8 bytes, with JSON objects as fields: values copied from
+ * the bytes they came in, strings quoted and escaped as RFC 8259 wants, and every backslash the
+ * JSON has written twice (COPY's own escape). A JSON text has no other byte COPY treats specially:
+ * tabs, newlines and the other controls are escaped inside its strings. Escaping works on bytes
+ * because every byte it changes ('"', '\' and the controls) is ASCII, and ASCII never occurs
+ * inside a multi-byte UTF-8 sequence.
  */
-final class JsonBytes {
+final class CopyText {
 
     private static final int INITIAL_CAPACITY = 8192;
     /** A buffer that grew past this many bytes (a wide row) is let go when emptied, not kept at its size. */
@@ -50,7 +53,7 @@ final class JsonBytes {
     }
 
     /** Appends text known to be ASCII (punctuation, numbers, times) as it is. */
-    JsonBytes ascii(String s) {
+    CopyText ascii(String s) {
         room(s.length());
         for (int i = 0; i < s.length(); i++) {
             buffer[length++] = (byte) s.charAt(i);
@@ -58,26 +61,26 @@ final class JsonBytes {
         return this;
     }
 
-    JsonBytes ascii(char c) {
+    CopyText ascii(char c) {
         room(1);
         buffer[length++] = (byte) c;
         return this;
     }
 
-    JsonBytes append(JsonBytes other) {
+    CopyText append(CopyText other) {
         room(other.length);
         System.arraycopy(other.buffer, 0, buffer, length, other.length);
         length += other.length;
         return this;
     }
 
-    JsonBytes string(String s) {
+    CopyText string(String s) {
         byte[] b = s.getBytes(StandardCharsets.UTF_8);
         return string(b, 0, b.length);
     }
 
     /** Appends a JSON string of these UTF-8 bytes, copying runs that need no escape at once. */
-    JsonBytes string(byte[] b, int offset, int count) {
+    CopyText string(byte[] b, int offset, int count) {
         room(stringLength(b, offset, count));
         buffer[length++] = '"';
         int run = offset;
@@ -91,8 +94,13 @@ final class JsonBytes {
             length += i - run;
             run = i + 1;
             buffer[length++] = '\\';
+            buffer[length++] = '\\';
             switch (x) {
-                case '"', '\\' -> buffer[length++] = (byte) x;
+                case '"' -> buffer[length++] = '"';
+                case '\\' -> {
+                    buffer[length++] = '\\';
+                    buffer[length++] = '\\';
+                }
                 case '\n' -> buffer[length++] = 'n';
                 case '\r' -> buffer[length++] = 'r';
                 case '\t' -> buffer[length++] = 't';
@@ -116,17 +124,40 @@ final class JsonBytes {
         long n = 2L + count;
         for (int i = offset, end = offset + count; i < end; i++) {
             int x = b[i] & 0xFF;
-            if (x == '"' || x == '\\' || x == '\n' || x == '\r' || x == '\t') {
-                n++;
+            if (x == '\\') {
+                n += 3;
+            } else if (x == '"' || x == '\n' || x == '\r' || x == '\t') {
+                n += 2;
             } else if (x < 0x20) {
-                n += 5;
+                n += 6;
             }
         }
         return n;
     }
 
+    private void escaped(char c) {
+        buffer[length++] = '\\';
+        buffer[length++] = (byte) c;
+    }
+
+    /** Appends a text field (not JSON) with COPY's escapes: backslash, tab, newline, carriage return. */
+    CopyText field(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        room(2L * b.length);
+        for (byte x : b) {
+            switch (x) {
+                case '\\' -> escaped('\\');
+                case '\t' -> escaped('t');
+                case '\n' -> escaped('n');
+                case '\r' -> escaped('r');
+                default -> buffer[length++] = x;
+            }
+        }
+        return this;
+    }
+
     /** Appends a JSON object of the named columns' values (SQL NULL as null); columns not wanted, or unchanged and not sent, are left out. */
-    JsonBytes object(String[] names, TextValue[] values, boolean[] wanted) {
+    CopyText object(String[] names, TextValue[] values, boolean[] wanted) {
         ascii('{');
         boolean first = true;
         for (int i = 0; i < names.length; i++) {
@@ -151,8 +182,8 @@ final class JsonBytes {
     static long objectLength(String[] names, TextValue[] values) {
         long n = 2;
         for (int i = 0; i < names.length; i++) {
-            // a name's UTF-8, escaped, takes at most 6 bytes per character
-            n += 6L * names[i].length() + 4 + (values[i] == null ? 4 : stringLength(values[i].bytes(), values[i].offset(), values[i].length()));
+            // a name's UTF-8, escaped, takes at most 7 bytes per character (a control as \\u00XX)
+            n += 7L * names[i].length() + 4 + (values[i] == null ? 4 : stringLength(values[i].bytes(), values[i].offset(), values[i].length()));
         }
         return n;
     }
