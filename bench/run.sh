@@ -16,7 +16,8 @@
 #   a live snapshot (onboarding) of a 1,000,000-row table / native copy_data, and lag meanwhile,
 #   and in the split deployment (the remote and central replicators as processes of the
 #   distribution, a broker on each side joined by core bridges): the catch-up of replicators
-#   started on a backlog and of running ones, live at full speed, each with a CPU profile of both processes, and the drain after an
+#   started on a backlog and of running ones, live at full speed (capture triggers, then from the WAL), each with a CPU
+#   profile of both processes, and the drain after an
 #   outage of the head office's broker / of the central replicator.
 # Before the split deployment the replicator runs as one JVM (both halves, embedded broker,
 # -Xmx512m) with a JFR recording for the profile. Results: target/bench/results.md. It stops by itself and drops
@@ -330,8 +331,27 @@ central_backlog=$BACKLOG; central_drain=$DRAIN
 outage 'kill -9 $CENTRAL_BROKER_PID; wait $CENTRAL_BROKER_PID 2>/dev/null || true' 'start_broker central'
 broker_backlog=$BACKLOG; broker_drain=$DRAIN
 record "split deployment, outage ($OUTAGE_MINUTES min, writer at $((OUTAGE_TPS * 5)) changes/s throughout): after the head office's broker was killed, $broker_backlog changes drained at $broker_drain changes/s (from the broker's start, the writer still running); after the central replicator was stopped, $central_backlog at $central_drain changes/s (from its start, JVM start included); ratio $(python3 -c "print(round($broker_drain/$central_drain,2))")"
+# live again with the tables captured from the WAL: the remote replicator started again with
+# oneway.capture.from-wal, as README "Capture from the WAL" turns it on, warmed by as many changes
+split_wal_live() { # sets LIVE_TPS, LIVE_RATE, WL50/99/MAX (commit to applied, s) and CAUGHT
+  local from t1 t2; from=$(applied)
+  (pgb -T "$LIVE_SECONDS" split > "$OUT/split-wal-live-pgbench.txt") & PGB=$!
+  wait $PGB; t1=$(now); wal_read; wait_applied "$(captured)"; t2=$(now)
+  LIVE_TPS=$(awk '/^tps/ {print int($3)}' "$OUT/split-wal-live-pgbench.txt"); LIVE_RATE=$(drain_rate "$from")
+  read -r WL50 WL99 WLMAX < <(q $CEN split "select extract(epoch from applied_at - logged_at) from oneway.receive_log where position > $from" | python3 bench/stats.py)
+  CAUGHT=$(python3 -c "print(round($t2 - $t1, 2))")
+}
+log "split deployment: live from the WAL at full speed for $LIVE_SECONDS s"
+kill $REMOTE_PID; wait $REMOTE_PID || true
+REPLICATOR_OPTS="${REPLICATOR_OPTS:-} -Doneway.capture.from-wal=true" start_remote
+until [ "$(q $REM split "select count(wal_slot) from oneway.position_counter")" = 1 ]; do sleep 0.2; done
+q $REM split "select oneway.enable_capture('customers', 'wal'), oneway.enable_capture('orders', 'wal')" > /dev/null
+pgb -t "$N" split > /dev/null; wal_read; wait_applied "$(captured)"
+profiled live-wal split_wal_live
+record "split deployment, live from the WAL: pgbench $LIVE_TPS tps ($((LIVE_TPS * 5)) changes/s written); $LIVE_RATE changes/s replicated, $(python3 -c "print(round($LIVE_RATE/$native_live,2))") x native live; commit-to-applied p50 $WL50 s, p99 $WL99 s, max $WLMAX s; caught up $CAUGHT s after the load"
 verify_db split public.customers,public.orders "$OUT/split-verify.txt"
 record "verify after the split deployment's phases: $(tr '\n' ' ' < "$OUT/split-verify.txt")"
+q $REM split "select pg_drop_replication_slot('oneway')" > /dev/null
 split_stop
 DB=bench
 

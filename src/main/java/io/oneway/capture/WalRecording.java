@@ -82,6 +82,30 @@ final class WalRecording {
         if (newIds.length != run.newRows()) {
             throw new IllegalStateException("asked for " + run.newRows() + " log ids, got " + newIds.length);
         }
+        long[] ids = copyChanges(pg, run, newIds, xmax);
+        long position = base;
+        long transactions = 0;
+        try (PGCopyOutputStream out = new PGCopyOutputStream(pg, SqlScript.load("remote/queries/copy-wal-positions.sql"), COPY_BUFFER)) {
+            for (int i = 0; i < run.items(); i++) {
+                // rows the assigner numbered while the reader started (start_wal_positions) are not numbered twice
+                if (run.logIds()[i] != WalBatch.NEW_ROW && numbered.contains(run.logIds()[i])) {
+                    continue;
+                }
+                position++;
+                transactions += run.ends()[i] ? 1 : 0;
+                out.write(ascii(position + "\t" + ids[i] + (run.ends()[i] ? "\tt\n" : "\tf\n")));
+            }
+        } catch (IOException e) {
+            throw new SQLException("copying a run's positions: " + e.getMessage(), e);
+        }
+        return new Recorded(position - base, transactions, position);
+    }
+
+    /** COPYs the run's new change-log rows (none: no statement); returns each item's log id. */
+    private static long[] copyChanges(PGConnection pg, WalBatch.Run run, long[] newIds, long xmax) throws SQLException {
+        if (run.newRows() == 0) {
+            return Arrays.copyOf(run.logIds(), run.items());
+        }
         long[] ids = new long[run.items()];
         try (PGCopyOutputStream out = new PGCopyOutputStream(pg, SqlScript.load("remote/queries/copy-wal-changes.sql"), COPY_BUFFER)) {
             int next = 0;
@@ -99,22 +123,7 @@ final class WalRecording {
         } catch (IOException e) {
             throw new SQLException("copying a run of WAL changes into the change log: " + e.getMessage(), e);
         }
-        long position = base;
-        long transactions = 0;
-        try (PGCopyOutputStream out = new PGCopyOutputStream(pg, SqlScript.load("remote/queries/copy-wal-positions.sql"), COPY_BUFFER)) {
-            for (int i = 0; i < run.items(); i++) {
-                // rows the assigner numbered while the reader started (start_wal_positions) are not numbered twice
-                if (run.logIds()[i] != WalBatch.NEW_ROW && numbered.contains(run.logIds()[i])) {
-                    continue;
-                }
-                position++;
-                transactions += run.ends()[i] ? 1 : 0;
-                out.write(ascii(position + "\t" + ids[i] + (run.ends()[i] ? "\tt\n" : "\tf\n")));
-            }
-        } catch (IOException e) {
-            throw new SQLException("copying a run's positions: " + e.getMessage(), e);
-        }
-        return new Recorded(position - base, transactions, position);
+        return ids;
     }
 
     /**
