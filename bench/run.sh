@@ -351,7 +351,6 @@ profiled live-wal split_wal_live
 record "split deployment, live from the WAL: pgbench $LIVE_TPS tps ($((LIVE_TPS * 5)) changes/s written); $LIVE_RATE changes/s replicated, $(python3 -c "print(round($LIVE_RATE/$native_live,2))") x native live; commit-to-applied p50 $WL50 s, p99 $WL99 s, max $WLMAX s; caught up $CAUGHT s after the load"
 verify_db split public.customers,public.orders "$OUT/split-verify.txt"
 record "verify after the split deployment's phases: $(tr '\n' ' ' < "$OUT/split-verify.txt")"
-q $REM split "select pg_drop_replication_slot('oneway')" > /dev/null
 split_stop
 DB=bench
 
