@@ -99,7 +99,10 @@ class SplitDeploymentIT {
 
     @AfterAll
     static void undeploy() throws Exception {
-        writer.close();
+        // a replicator that failed to start leaves no writer; what did start is still stopped
+        if (writer != null) {
+            writer.close();
+        }
         for (AutoCloseable c : new AutoCloseable[] {remote, central, remoteBroker, centralBroker, wanToCentral, wanToRemote, remoteDb, centralDb}) {
             if (c != null) {
                 c.close();
