@@ -50,12 +50,24 @@ public final class Ports {
         }
     }
 
-    private static int ephemeralLow() {
-        try {
-            int low = Integer.parseInt(Files.readString(EPHEMERAL_RANGE).trim().split("\\s+")[0]);
-            return low > LOWEST + 1000 ? low : IANA_EPHEMERAL_LOW;
-        } catch (IOException | RuntimeException e) {
+    /** Where the ephemeral range starts: Linux says in /proc; elsewhere (macOS) the IANA start applies. */
+    static int ephemeralLow() {
+        if (!Files.exists(EPHEMERAL_RANGE)) {
             return IANA_EPHEMERAL_LOW;
+        }
+        String range = "";
+        try {
+            // Files.readString trusts the size /proc reports and returned the first byte only ("3"): the
+            // range then fell back to 49152 and test ports were drawn inside the ephemeral range
+            range = String.join(" ", Files.readAllLines(EPHEMERAL_RANGE)).trim();
+            int low = Integer.parseInt(range.split("\\s+")[0]);
+            if (low <= LOWEST + 1000) {
+                throw new IllegalStateException("the ephemeral port range starts at " + low + ", too low to draw test ports below it from " + LOWEST);
+            }
+            return low;
+        } catch (IOException | NumberFormatException e) {
+            // widening the range silently would let a client's local port take a test server's port
+            throw new IllegalStateException("the ephemeral port range cannot be read from " + EPHEMERAL_RANGE + " ('" + range + "'): " + e, e);
         }
     }
 }

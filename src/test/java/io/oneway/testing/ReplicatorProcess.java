@@ -2,7 +2,6 @@ package io.oneway.testing;
 
 import static org.awaitility.Awaitility.await;
 
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -14,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -39,25 +39,27 @@ public final class ReplicatorProcess implements AutoCloseable {
 
     /** Starts a replicator with this profile, heap (e.g. "256m") and settings; returns once its health endpoint answers. */
     public static ReplicatorProcess start(String profile, String heap, Properties settings, String logName) {
-        int port = Ports.free();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap,
-                "-XX:+UseParallelGC", "-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog(logName), "-cp", System.getProperty("java.class.path")));
-        command.addAll(Distribution.asOptions(withManagement(settings, port)));
-        command.add("io.oneway.main.OnewayMain");
-        command.add("-profile");
-        command.add(profile);
-        return launch(new ProcessBuilder(command), port, profile, logName);
+        return launch(port -> {
+                List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap,
+                    "-XX:+UseParallelGC", "-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog(logName), "-cp", System.getProperty("java.class.path")));
+            command.addAll(Distribution.asOptions(withManagement(settings, port)));
+            command.add("io.oneway.main.OnewayMain");
+            command.add("-profile");
+            command.add(profile);
+            return new ProcessBuilder(command);
+        }, profile, logName);
     }
 
     /** Starts a replicator as an operator does: the distribution's {@code bin/oneway run --profile PROFILE}, settings in JAVA_OPTS. */
     public static ReplicatorProcess fromDistribution(Distribution distribution, String profile, String heap, Properties settings, String logName) {
-        int port = Ports.free();
-        ProcessBuilder pb = new ProcessBuilder(distribution.home().resolve("bin/oneway").toString(), "run", "--profile", profile);
-        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        pb.environment().put("ONEWAY_HEAP", heap);
-        pb.environment().put("ONEWAY_LOG_DIR", Path.of("target", logName + "-logs").toAbsolutePath().toString());
-        pb.environment().put("JAVA_OPTS", String.join(" ", Distribution.asOptions(withManagement(settings, port))));
-        return launch(pb, port, profile, logName);
+        return launch(port -> {
+            ProcessBuilder pb = new ProcessBuilder(distribution.home().resolve("bin/oneway").toString(), "run", "--profile", profile);
+            pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+            pb.environment().put("ONEWAY_HEAP", heap);
+            pb.environment().put("ONEWAY_LOG_DIR", Path.of("target", logName + "-logs").toAbsolutePath().toString());
+            pb.environment().put("JAVA_OPTS", String.join(" ", Distribution.asOptions(withManagement(settings, port))));
+            return pb;
+        }, profile, logName);
     }
 
     /** Where a replicator started by {@link #start} logs its collections: how full its heap ran, when it ran out. */
@@ -74,21 +76,44 @@ public final class ReplicatorProcess implements AutoCloseable {
         return all;
     }
 
-    private static ReplicatorProcess launch(ProcessBuilder pb, int port, String profile, String logName) {
-        File log = Path.of("target", logName + ".log").toFile();
-        try {
-            Process p = pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
-            ReplicatorProcess r = new ReplicatorProcess(p, port, log.toPath());
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> {
-                if (!p.isAlive()) {
-                    throw new IllegalStateException(profile + " replicator exited with " + p.exitValue() + "; see " + log);
+    /**
+     * Starts the process with a management port from {@link Ports#free()}. Another process can bind
+     * that port between its choosing and the replicator's check (seen once in a clean-clone CI run);
+     * the replicator then exits saying so, and it is started once more on another port.
+     */
+    private static ReplicatorProcess launch(IntFunction<ProcessBuilder> command, String profile, String logName) {
+        Path log = Path.of("target", logName + ".log");
+        for (int attempt = 1;; attempt++) {
+            int port = Ports.free();
+            long logStart = log.toFile().length();
+            try {
+                Process p = command.apply(port).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+                ReplicatorProcess r = new ReplicatorProcess(p, port, log);
+                await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> !p.isAlive() || r.get("/observe/health/live") != null);
+                if (p.isAlive()) {
+                    return r;
                 }
-                return r.get("/observe/health/live") != null;
-            });
-            return r;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+                String output = r.outputSince(logStart);
+                boolean portTaken = output.contains("(camel.management.port) cannot be had");
+                if (!portTaken || attempt == 3) {
+                    throw new IllegalStateException(profile + " replicator (management port " + port + ", ephemeral range from " + Ports.ephemeralLow()
+                            + ") exited with " + p.exitValue() + "; the end of " + log + ":\n" + tail(output, 20));
+                }
+                System.out.printf("%s replicator could not have management port %d (another process took it after it was chosen); starting it again%n", profile, port);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
+    }
+
+    private String outputSince(long offset) throws IOException {
+        byte[] all = java.nio.file.Files.readAllBytes(log);
+        return new String(all, (int) Math.min(offset, all.length), all.length - (int) Math.min(offset, all.length), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static String tail(String text, int lines) {
+        List<String> all = text.lines().toList();
+        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     }
 
     /** SIGKILL, as a crash. */
