@@ -71,6 +71,40 @@ begin
   end if;
 end $$;
 
+-- The code of a table's capture functions in image or reference mode, as this version makes them.
+-- A change is logged in the writer's session when the session already makes the pinned text
+-- forms (text_form_settings), else through a second function that pins them (pinned_source, null
+-- when the table's text forms depend on no setting): PostgreSQL sets and resets a function's
+-- settings at every call, and the six took 8 % of a writer's rate.
+create or replace function oneway.capture_code(tbl regclass, qualified text, mode text,
+                                               out trigger_source text, out pinned_source text, out pinned_clauses text)
+language plpgsql stable as $$
+declare
+  pinned text;
+  body text := oneway.capture_statements(tbl, qualified, mode, 'NEW', 'OLD', 'TG_OP');
+begin
+  select coalesce(string_agg(s.clause, ' ' order by s.n), ''), string_agg(s.pinned, ' and ' order by s.n)
+    into pinned_clauses, pinned from oneway.text_form_settings(tbl) s;
+  if pinned is not null then
+    pinned_source := format('begin %s end', oneway.capture_statements(tbl, qualified, mode, 'new_row', 'old_row', 'change_op'));
+    body := format('if %s then %s else perform %s_pinned(TG_OP, NEW, OLD); end if;', pinned, body, oneway.capture_function(tbl));
+  end if;
+  trigger_source := format('begin %s return null; end', body);
+end $$;
+
+-- Whether a table's capture trigger and functions are in place as this version makes them, by
+-- their code and settings: an upgrade makes anew only those that are not (13-upgrade.sql).
+create or replace function oneway.capture_current(tbl regclass, qualified text, mode text) returns boolean
+language sql stable as $$
+select exists (select from pg_trigger t join pg_proc f on f.oid = t.tgfoid
+                where t.tgrelid = tbl and t.tgname = 'oneway_capture' and not t.tgisinternal
+                  and f.oid = to_regprocedure(oneway.capture_function(tbl) || '()')
+                  and f.prosrc = c.trigger_source and f.proconfig is null)
+   and c.pinned_source is not distinct from
+       (select f.prosrc from pg_proc f where f.oid = to_regprocedure(oneway.capture_function(tbl) || '_pinned(text, record, record)'))
+  from oneway.capture_code(tbl, qualified, mode) c
+$$;
+
 -- Switch capture on for one table. mode: 'image' (default: the log holds the row image),
 -- 'reference' (the log holds the key; the row is read when sent; see 05-reference.sql) or 'wal'
 -- (the log holds the row image, read from the WAL by the replicator instead of made by a trigger;
@@ -82,9 +116,7 @@ language plpgsql as $$
 declare
   qualified text;
   keys text[];
-  clauses text;
-  pinned text;
-  body text;
+  code record;
 begin
   if mode is null or mode not in ('image', 'reference', 'wal') then
     raise exception 'capture mode "%" is not known; use ''image'', ''reference'' or ''wal''', mode
@@ -115,22 +147,15 @@ begin
     perform oneway.publish_for_wal(tbl, qualified, mode = 'wal');
   end if;
   if mode <> 'wal' then
-    -- A change is logged in the writer's session when the session already makes the pinned text
-    -- forms (text_form_settings), else through a function that pins them: PostgreSQL sets and
-    -- resets a function's settings at every call, and the six took 8 % of a writer's rate.
     -- Each runs with its owner's rights (see 06-roles.sql); every name in them is schema-qualified
     -- or in pg_catalog; a body is passed as a quoted literal, so no name can end it early.
-    select coalesce(string_agg(s.clause, ' ' order by s.n), ''), string_agg(s.pinned, ' and ' order by s.n)
-      into clauses, pinned from oneway.text_form_settings(tbl) s;
-    body := oneway.capture_statements(tbl, qualified, mode, 'NEW', 'OLD', 'TG_OP');
-    if pinned is not null then
+    select * into code from oneway.capture_code(tbl, qualified, mode);
+    if code.pinned_source is not null then
       execute format('create function %s_pinned(change_op text, new_row record, old_row record) returns void '
-                     'language plpgsql security definer %s as %L', oneway.capture_function(tbl), clauses,
-                     format('begin %s end', oneway.capture_statements(tbl, qualified, mode, 'new_row', 'old_row', 'change_op')));
-      body := format('if %s then %s else perform %s_pinned(TG_OP, NEW, OLD); end if;', pinned, body, oneway.capture_function(tbl));
+                     'language plpgsql security definer %s as %L', oneway.capture_function(tbl), code.pinned_clauses, code.pinned_source);
     end if;
     execute format('create function %s() returns trigger language plpgsql security definer as %L',
-                   oneway.capture_function(tbl), format('begin %s return null; end', body));
+                   oneway.capture_function(tbl), code.trigger_source);
     execute format('create trigger oneway_capture after insert or update or delete on %s for each row execute function %s()',
                    qualified, oneway.capture_function(tbl));
   end if;

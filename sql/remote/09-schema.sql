@@ -120,6 +120,9 @@ begin
     perform oneway.log_schema('DROP TABLE', current_query(), t.table_name, '[]', t.key_columns,
                               jsonb_build_array(jsonb_build_object('action', 'drop_table')));
     delete from oneway.captured_table c where c.relid = t.relid;
+    -- the trigger went with the table; its functions would stay behind
+    execute format('drop function if exists %s()', oneway.capture_function(t.relid));
+    execute format('drop function if exists %s_pinned(text, record, record)', oneway.capture_function(t.relid));
   end loop;
 end $$;
 

@@ -19,7 +19,7 @@ public final class SchemaInstaller {
 
     /** A set of install scripts, run in order. */
     public enum Part {
-        REMOTE("shared/ddl.sql", "shared/text-forms.sql", "shared/monitor.sql", "remote/01-schema.sql", "remote/02-capture.sql", "remote/03-positions.sql", "remote/04-blocking.sql", "remote/05-reference.sql", "remote/06-roles.sql", "remote/07-purge.sql", "remote/08-integrity.sql", "remote/09-schema.sql", "remote/10-sequences.sql", "remote/11-snapshot.sql", "remote/12-wal.sql", "shared/verify.sql"),
+        REMOTE("shared/ddl.sql", "shared/text-forms.sql", "shared/monitor.sql", "remote/01-schema.sql", "remote/02-capture.sql", "remote/03-positions.sql", "remote/04-blocking.sql", "remote/05-reference.sql", "remote/06-roles.sql", "remote/07-purge.sql", "remote/08-integrity.sql", "remote/09-schema.sql", "remote/10-sequences.sql", "remote/11-snapshot.sql", "remote/12-wal.sql", "remote/13-upgrade.sql", "shared/verify.sql"),
         CENTRAL("shared/ddl.sql", "shared/text-forms.sql", "shared/monitor.sql", "central/01-schema.sql", "central/02-operations.sql", "central/03-roles.sql", "central/04-purge.sql", "central/05-read-only.sql", "shared/verify.sql"),
         DEMO_SCHEMA("demo/01-demo-schema.sql", "demo/02-demo-writer.sql"),
         DEMO_CAPTURE("demo/03-demo-capture.sql"),

@@ -42,9 +42,12 @@ class InstallIT {
             reader.setAutoCommit(false);
             exec(reader, "select count(*) from oneway.change_log_status");
             exec(reader, "select count(*) from oneway.transfer_status");
+            long captureFunction = number(db, "select to_regprocedure(oneway.capture_function('shop') || '()')::oid");
 
             // no retries: the first lock that waits longer than the install's lock_timeout fails it
             SchemaInstaller.install(db, Part.REMOTE, Duration.ZERO);
+            assertEquals(captureFunction, number(db, "select to_regprocedure(oneway.capture_function('shop') || '()')::oid"),
+                    "a capture function as this version makes it is left alone");
 
             exec(writer, "insert into shop values (3, 'after the install')");
             writer.commit();
@@ -97,6 +100,40 @@ class InstallIT {
         assertEquals(1, number(db, "select count(*) from information_schema.role_table_grants "
                 + "where table_schema = 'oneway' and table_name = 'transfer_status' and grantee = 'oneway_sender'"));
     }
+
+    @Test
+    void capture_made_by_an_earlier_version_is_made_anew_and_a_dropped_tables_capture_functions_go_with_it() {
+        DataSource db = PostgresFixture.newDatabase("install_capture", Part.REMOTE).dataSource();
+        exec(db, "create table stamped(id int primary key, at timestamptz)");
+        exec(db, "create table plain(id int primary key, v text)");
+        exec(db, "select oneway.enable_capture('stamped'), oneway.enable_capture('plain', 'reference')");
+        // before 2026-12-05 the capture function itself set the settings the text forms depend on
+        exec(db, "do $$ begin execute format('alter function %s() set timezone = ''UTC'' set datestyle = ''ISO, YMD''', "
+                + "oneway.capture_function('stamped')); end $$");
+        // a capture trigger lost by hand: the table's changes would no longer be logged
+        exec(db, "drop trigger oneway_capture on plain");
+        assertEquals(0, number(db, CURRENT_CAPTURE));
+        long logged = number(db, "select count(*) from oneway.change_log");
+
+        SchemaInstaller.install(db, Part.REMOTE, Duration.ZERO);
+
+        assertEquals(2, number(db, CURRENT_CAPTURE));
+        assertEquals(0, number(db, "select count(*) from pg_proc where oid = to_regprocedure(oneway.capture_function('stamped') || '()') "
+                + "and proconfig is not null"));
+        assertEquals(logged, number(db, "select count(*) from oneway.change_log"), "making capture anew logs no schema change");
+        exec(db, "insert into stamped values (1, '2026-12-06 10:00+03')");
+        exec(db, "insert into plain values (1, 'captured again')");
+        assertEquals("2026-12-06 07:00:00+00", value(db, "select row_image ->> 'at' from oneway.change_log where object_type = 'public.stamped' and op = 'I'"));
+        assertEquals(1, number(db, "select count(*) from oneway.change_log where object_type = 'public.plain' and op = 'I' and capture_mode = 'R'"));
+
+        String function = String.valueOf(value(db, "select oneway.capture_function('stamped')"));
+        exec(db, "drop table stamped");
+        assertEquals(0, number(db, "select count(*) from pg_proc where oid in (to_regprocedure('" + function + "()'), "
+                + "to_regprocedure('" + function + "_pinned(text, record, record)'))"));
+    }
+
+    private static final String CURRENT_CAPTURE = "select count(*) from unnest(array['stamped', 'plain']) t "
+            + "where oneway.capture_current(t::regclass, 'public.' || t, case t when 'plain' then 'reference' else 'image' end)";
 
     @Test
     void an_earlier_versions_receive_log_of_one_row_per_change_becomes_runs_read_the_same_through_the_view() {

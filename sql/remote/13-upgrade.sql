@@ -1,0 +1,10 @@
+-- Oneway remote side, part 13: what an upgrade remakes once every function is in place.
+
+-- Capture functions are made by enable_capture and kept as made: a table captured by an earlier
+-- version would go on logging through that version's code (before 2026-12-05, a capture function
+-- that set six settings at every call cost writers 8 % of their rate). Those whose trigger or code
+-- differs from what this version makes are made anew, in their mode; the others are left alone, so
+-- installing the same version again locks no captured table.
+select oneway.enable_capture(c.relid, case c.capture_mode when 'R' then 'reference' else 'image' end)
+  from oneway.captured_table c
+ where c.capture_mode in ('I', 'R') and not oneway.capture_current(c.relid, c.table_name, case c.capture_mode when 'R' then 'reference' else 'image' end);
