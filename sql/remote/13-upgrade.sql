@@ -4,7 +4,12 @@
 -- version would go on logging through that version's code (before 2026-12-05, a capture function
 -- that set six settings at every call cost writers 8 % of their rate). Those whose trigger or code
 -- differs from what this version makes are made anew, in their mode; the others are left alone, so
--- installing the same version again locks no captured table.
+-- installing the same version again locks no captured table. A row whose table is gone (dropped
+-- while the drop was not seen, 09-schema.sql) is passed over: making capture for it would fail
+-- the whole install.
 select oneway.enable_capture(c.relid, case c.capture_mode when 'R' then 'reference' else 'image' end)
   from oneway.captured_table c
- where c.capture_mode in ('I', 'R') and not oneway.capture_current(c.relid, c.table_name, case c.capture_mode when 'R' then 'reference' else 'image' end);
+ where c.capture_mode in ('I', 'R')
+   and case when exists (select from pg_class t where t.oid = c.relid)  -- a case: the table's code is made only for a table
+            then not oneway.capture_current(c.relid, c.table_name, case c.capture_mode when 'R' then 'reference' else 'image' end)
+            else false end;
