@@ -93,7 +93,8 @@ begin
 end $$;
 
 -- Whether a table's capture trigger and functions are in place as this version makes them, by
--- their code and settings: an upgrade makes anew only those that are not (13-upgrade.sql).
+-- their code, with the trigger's function setting nothing itself: an upgrade makes anew only
+-- those that are not (13-upgrade.sql).
 create or replace function oneway.capture_current(tbl regclass, qualified text, mode text) returns boolean
 language sql stable as $$
 select exists (select from pg_trigger t join pg_proc f on f.oid = t.tgfoid

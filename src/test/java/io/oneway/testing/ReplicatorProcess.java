@@ -40,7 +40,7 @@ public final class ReplicatorProcess implements AutoCloseable {
     /** Starts a replicator with this profile, heap (e.g. "256m") and settings; returns once its health endpoint answers. */
     public static ReplicatorProcess start(String profile, String heap, Properties settings, String logName) {
         return launch(port -> {
-                List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap,
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap,
                     "-XX:+UseParallelGC", "-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog(logName), "-cp", System.getProperty("java.class.path")));
             command.addAll(Distribution.asOptions(withManagement(settings, port)));
             command.add("io.oneway.main.OnewayMain");
