@@ -159,10 +159,15 @@ begin
                    oneway.capture_function(tbl), code.trigger_source);
     execute format('create trigger oneway_capture after insert or update or delete on %s for each row execute function %s()',
                    qualified, oneway.capture_function(tbl));
+    -- always: a session running as a replica (session_replication_role, as bulk loaders and
+    -- native logical replication's apply do) fires no other trigger, and its changes would go
+    -- uncaptured without a word
+    execute format('alter table %s enable always trigger oneway_capture', qualified);
   end if;
   execute format('drop trigger if exists oneway_refuse_truncate on %s', qualified);
   execute format('create trigger oneway_refuse_truncate before truncate on %s '
                  'for each statement execute function oneway.refuse_truncate()', qualified);
+  execute format('alter table %s enable always trigger oneway_refuse_truncate', qualified);
   -- what the central database compares its table with: the columns as they are now (09-schema.sql)
   if not exists (select from oneway.captured_table c where c.relid = tbl and c.table_name = qualified
                     and c.columns = oneway.table_columns(tbl) and c.key_columns = keys) then

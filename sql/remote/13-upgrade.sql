@@ -13,3 +13,19 @@ select oneway.enable_capture(c.relid, case c.capture_mode when 'R' then 'referen
    and case when exists (select from pg_class t where t.oid = c.relid)  -- a case: the table's code is made only for a table
             then not oneway.capture_current(c.relid, c.table_name, case c.capture_mode when 'R' then 'reference' else 'image' end)
             else false end;
+
+-- Capture triggers made before 2026-12-06 fire only outside replica sessions
+-- (session_replication_role), whose changes went uncaptured: they are made to fire always. A
+-- trigger disabled by hand is left so (the transfer monitor reports it as the stall capture-off).
+do $$
+declare
+  r record;
+begin
+  for r in select format('%I.%I', n.nspname, k.relname) as qualified, t.tgname
+             from oneway.captured_table c join pg_trigger t on t.tgrelid = c.relid
+             join pg_class k on k.oid = c.relid join pg_namespace n on n.oid = k.relnamespace
+            where t.tgname in ('oneway_capture', 'oneway_refuse_truncate') and t.tgenabled = 'O'
+  loop
+    execute format('alter table %s enable always trigger %I', r.qualified, r.tgname);
+  end loop;
+end $$;

@@ -13,6 +13,7 @@ import javax.sql.DataSource;
 
 import org.apache.camel.CamelContext;
 
+import io.oneway.capture.CaptureGaps;
 import io.oneway.capture.WalReader;
 import io.oneway.support.BrokerProbe;
 import io.oneway.support.LinkSilence;
@@ -28,7 +29,8 @@ import io.oneway.support.StallWatch.Stall;
  * ms: captured, sent, received and acknowledged positions, backlog and lag (published as
  * metrics), and the stalls it can see: the central side silent (changes wait and no ack at all
  * came for oneway.notify.silent-after ms), the broker or the remote database unreachable, capture
- * from the WAL failing, standing still while behind, or about to lose the WAL it needs, the
+ * from the WAL failing, standing still while behind, or about to lose the WAL it needs, a
+ * captured table whose capture is not in force (its trigger or publication changed by hand), the
  * sender not sending what waits, a route that no longer polls, a
  * statement of the replicator waiting on a lock for oneway.notify.lock-wait-after ms.
  */
@@ -44,6 +46,7 @@ public final class TransferMonitor {
     private final LinkSilence link;
     private final StallWatch watch;
     private final WalReader wal;
+    private final CaptureGaps captureGaps;
     private final LockWaits lockWaits;
     private final OnewayMetrics metrics;
     private final long silentAfterMillis;
@@ -58,6 +61,7 @@ public final class TransferMonitor {
         this.link = new LinkSilence(broker);
         this.watch = watch;
         this.wal = wal;
+        this.captureGaps = new CaptureGaps(remote);
         this.lockWaits = lockWaits;
         this.metrics = metrics;
         this.silentAfterMillis = silentAfterMillis;
@@ -74,7 +78,7 @@ public final class TransferMonitor {
         metrics.gauge("oneway_backlog_changes", s, () -> Math.max(0, progress.captured() - progress.acked()), "side", "remote");
         metrics.gauge("oneway_lag_seconds", s, () -> progress.lagSeconds(), "side", "remote");
         wal.registerMeters(s);
-        for (String state : List.of("central-silent", "broker-unreachable", "database-unreachable", "capture-stopped", "sender-stopped",
+        for (String state : List.of("central-silent", "broker-unreachable", "database-unreachable", "capture-stopped", "capture-off", "sender-stopped",
                 "route-stopped", "lock-wait", "monitor-stopped")) {
             metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, null) ? 1 : 0, "side", "remote", "state", state);
         }
@@ -111,6 +115,7 @@ public final class TransferMonitor {
         if (walProblem != null) {
             found.add(new Stall("capture-stopped", identity.source(), walProblem));
         }
+        captureOff().ifPresent(found::add);
         long backlog = Math.max(0, progress.captured() - progress.acked());
         // silent since the last ack, and at least since this replicator started or the broker came back
         long silentFor = link.silentFor(now, window.lastHeard());
@@ -144,6 +149,15 @@ public final class TransferMonitor {
         return Optional.of(new Stall("sender-stopped", identity.source(), "positions " + (lastSent + 1) + ".." + progress.captured()
                 + " wait to be sent and the send window is open, but nothing was sent for " + idle / 1000
                 + " s: route send-changes does not poll, or its sends do not complete (the log tells why; restart the replicator)"));
+    }
+
+    private Optional<Stall> captureOff() {
+        try {
+            return Optional.ofNullable(captureGaps.problem()).map(p -> new Stall("capture-off", identity.source(), p));
+        } catch (SQLException | RuntimeException e) {
+            // unreachable: the database-unreachable stall says so
+            return Optional.empty();
+        }
     }
 
     private Optional<Stall> lockWait() {

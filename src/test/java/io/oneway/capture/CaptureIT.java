@@ -223,6 +223,62 @@ class CaptureIT {
     }
 
     @Test
+    void a_writer_running_as_a_replica_is_captured_and_refused_truncate_too() throws SQLException {
+        try (Connection c = db.getConnection()) {
+            // as bulk loaders and native logical replication's apply run: only triggers enabled ALWAYS fire
+            exec(c, "set session_replication_role = replica");
+            exec(c, "insert into plain values (1, 'loaded as a replica')");
+            SQLException e = assertThrows(SQLException.class, () -> exec(c, "truncate plain"));
+            assertEquals("0A000", e.getSQLState());
+        }
+        assertEquals(1L, number(db, "select count(*) from oneway.change_log where object_type = 'public.plain' and op = 'I'"));
+    }
+
+    @Test
+    void capture_switched_off_by_hand_is_named_with_the_way_back_and_enable_capture_puts_it_back() throws SQLException {
+        CaptureGaps gaps = new CaptureGaps(db);
+        assertNull(gaps.problem());
+        exec(db, "alter table plain disable trigger oneway_capture");
+        assertEquals("capture is not in force for public.plain: its capture trigger oneway_capture is disabled "
+                + "(select oneway.enable_capture('public.plain', 'image') puts it back; the changes made meanwhile were not captured: "
+                + "./oneway snapshot public.plain then makes the central copy equal)", gaps.problem());
+        // enabled by hand the usual way, it would again skip writers that run as replicas
+        exec(db, "alter table plain enable trigger oneway_capture");
+        assertTrue(gaps.problem().contains("public.plain: its capture trigger oneway_capture does not fire in replica sessions"), gaps.problem());
+        exec(db, "drop trigger oneway_capture on plain");
+        exec(db, "alter table \"Odd Schema\".\"all types\" disable trigger oneway_refuse_truncate");
+        assertEquals("capture is not in force for \"Odd Schema\".\"all types\": its TRUNCATE guard (trigger oneway_refuse_truncate) "
+                + "is disabled or skips replica sessions: a TRUNCATE would not be replicated (select oneway.enable_capture("
+                + "'\"Odd Schema\".\"all types\"', 'image') puts it back); public.plain: its capture trigger oneway_capture is gone "
+                + "(select oneway.enable_capture('public.plain', 'image') puts it back; the changes made meanwhile were not captured: "
+                + "./oneway snapshot public.plain then makes the central copy equal)", gaps.problem());
+
+        exec(db, "select oneway.enable_capture('\"Odd Schema\".\"all types\"'), oneway.enable_capture('plain')");
+        assertNull(gaps.problem());
+        exec(db, "insert into plain values (1, 'a')");
+        assertEquals(1L, number(db, "select count(*) from oneway.change_log where object_type = 'public.plain'"));
+    }
+
+    @Test
+    void capture_off_for_many_tables_names_five_with_their_cause_and_the_rest_by_name() throws SQLException {
+        for (int i = 1; i <= 7; i++) {
+            exec(db, "create table gap_" + i + "(id int primary key)");
+            exec(db, "select oneway.enable_capture('gap_" + i + "')");
+            exec(db, "alter table gap_" + i + " disable trigger oneway_capture");
+        }
+        String problem = new CaptureGaps(db).problem();
+        for (int i = 1; i <= 5; i++) {
+            assertTrue(problem.contains("public.gap_" + i + ": its capture trigger oneway_capture is disabled (select oneway.enable_capture('public.gap_"
+                    + i + "', 'image') puts it back"), problem);
+        }
+        assertTrue(problem.endsWith("; and 2 more tables the same way: public.gap_6, public.gap_7"), problem);
+        for (int i = 1; i <= 7; i++) {
+            exec(db, "drop table gap_" + i);
+        }
+        assertNull(new CaptureGaps(db).problem(), "a dropped table's capture goes with it");
+    }
+
+    @Test
     void enabling_capture_twice_is_harmless() {
         exec(db, "select oneway.enable_capture('plain')");
         exec(db, "insert into plain values (1, 'a')");

@@ -211,6 +211,22 @@ class WalCaptureIT {
         assertEquals(0, remote.metric("oneway_stalled", "state=\"capture-stopped\""));
     }
 
+    @Test
+    @Order(6)
+    void a_table_taken_out_of_the_publication_by_hand_is_a_stall_naming_it_and_enable_capture_puts_it_back() {
+        exec(remoteDb, "alter publication oneway_tables drop table shop.customers");
+        await().atMost(Duration.ofSeconds(60)).until(() -> remote.metric("oneway_stalled", "state=\"capture-off\"") == 1);
+        String health = remote.health();
+        assertTrue(health.contains("shop.customers: it is not in publication oneway_tables")
+                && health.contains("select oneway.enable_capture('shop.customers', 'wal') puts it back"), health);
+
+        exec(remoteDb, "select oneway.enable_capture('shop.customers', 'wal')");
+        await().atMost(Duration.ofSeconds(60)).until(() -> remote.metric("oneway_stalled", "state=\"capture-off\"") == 0);
+        exec(remoteDb, "insert into shop.customers(id, name) values (20000004, 'captured from the WAL again')");
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
+        assertEquals(1, number(fixture.central(), "select count(*) from shop.customers where id = 20000004"));
+    }
+
     /** The stall ends, the customer written while it lasted arrives, and the recovery is notified. */
     private static void assertRecovered(NotificationListener notifications, long customerId) {
         await().atMost(Duration.ofSeconds(60)).until(() -> remote.metric("oneway_stalled", "state=\"capture-stopped\"") == 0);

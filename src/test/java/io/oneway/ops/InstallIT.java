@@ -135,6 +135,32 @@ class InstallIT {
                 + "to_regprocedure('" + function + "_pinned(text, record, record)'))"));
     }
 
+    @Test
+    void capture_triggers_of_an_earlier_version_fire_in_replica_sessions_after_the_install_and_one_disabled_by_hand_stays_so() throws SQLException {
+        DataSource db = PostgresFixture.newDatabase("install_always", Part.REMOTE).dataSource();
+        exec(db, "create table loaded(id int primary key)");
+        exec(db, "create table paused(id int primary key)");
+        exec(db, "select oneway.enable_capture('loaded'), oneway.enable_capture('paused')");
+        // before 2026-12-06 both triggers fired only outside replica sessions
+        exec(db, "alter table loaded enable trigger oneway_capture, enable trigger oneway_refuse_truncate");
+        exec(db, "alter table paused disable trigger oneway_capture");
+
+        SchemaInstaller.install(db, Part.REMOTE, Duration.ZERO);
+
+        assertEquals("oneway_capture A, oneway_refuse_truncate A", triggers(db, "loaded"));
+        assertEquals("oneway_capture D, oneway_refuse_truncate A", triggers(db, "paused"), "an operator's act is not undone");
+        try (Connection c = db.getConnection()) {
+            exec(c, "set session_replication_role = replica");
+            exec(c, "insert into loaded values (1)");
+        }
+        assertEquals(1, number(db, "select count(*) from oneway.change_log where object_type = 'public.loaded' and op = 'I'"));
+    }
+
+    private static String triggers(DataSource db, String table) {
+        return String.valueOf(value(db, "select string_agg(tgname || ' ' || tgenabled::text, ', ' order by tgname) from pg_trigger "
+                + "where tgrelid = ?::regclass and tgname like 'oneway%'", table));
+    }
+
     private static final String CURRENT_CAPTURE = "select count(*) from unnest(array['stamped', 'plain']) t "
             + "where oneway.capture_current(t::regclass, 'public.' || t, case t when 'plain' then 'reference' else 'image' end)";
 

@@ -33,7 +33,8 @@ import io.oneway.testing.ReplicatorProcess;
  * side: that source silent, and only that one), each in health, metrics and a notification, and
  * the broker outage in the status command; an outage of a minute and a half writes only a
  * handful of log lines per side. A replicated schema change waiting behind a report's open
- * transaction on the central database is the stall lock-wait, naming the report's session.
+ * transaction on the central database is the stall lock-wait, naming the report's session. A
+ * capture trigger disabled by hand is the stall capture-off of that source, naming the table.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StallIT {
@@ -191,6 +192,33 @@ class StallIT {
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
         assertEquals(1, number(centralDb, "select count(*) from information_schema.columns where table_schema = 'shop' "
                 + "and table_name = 'customers' and column_name = 'lock_wait_note'"));
+    }
+
+    @Test
+    @Order(6)
+    void capture_switched_off_by_hand_is_a_stall_of_that_source_naming_the_table_and_the_way_back() {
+        DataSource branch2Db = fixture.remote("branch2");
+        // nothing else would tell: a table whose changes are not captured has nothing to send, and the transfer stays caught up
+        exec(branch2Db, "alter table shop.customers disable trigger oneway_capture");
+        exec(branch2Db, "insert into shop.customers(id, name) values (5, 'not captured')");
+        await().atMost(Duration.ofSeconds(30)).until(() -> stalled(branch2, "capture-off"));
+        String health = branch2.health();
+        assertTrue(health.contains("capture-off") && health.contains("shop.customers: its capture trigger oneway_capture is disabled")
+                && health.contains("select oneway.enable_capture('shop.customers', 'image') puts it back")
+                && health.contains("oneway snapshot shop.customers"), health);
+        assertEquals(0, branch1.metric("oneway_stalled", "state=\"capture-off\""), "branch1 captures as before");
+        Settings branch2Settings = Settings.load(Path.of(""), null).with(fixture.commandSettings("branch2"));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            String status = CommandOutput.of(branch2Settings, "status");
+            assertTrue(status.contains("capture-off: capture is not in force for shop.customers"), "./oneway status names it in\n" + status);
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> notified(branch2, "stalled", "capture-off"));
+
+        exec(branch2Db, "select oneway.enable_capture('shop.customers')");
+        await().atMost(Duration.ofSeconds(30)).until(() -> !stalled(branch2, "capture-off") && notified(branch2, "recovered", "capture-off"));
+        exec(branch2Db, "insert into shop.customers(id, name) values (6, 'captured again')");
+        fixture.awaitCaughtUp("branch2", Duration.ofSeconds(60));
+        assertEquals(1, number(fixture.central(), "select count(*) from shop.customers where id = 6"));
     }
 
     private static ReplicatorProcess remote(String source) {
