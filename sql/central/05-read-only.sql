@@ -93,7 +93,8 @@ declare
   source text;
 begin
   if session_id is null then
-    select r.source_id into source from oneway.replicated_table r where r.relid = TG_RELID;
+    -- a partition's write: the table it is a partition of is the one enabled
+    select r.source_id into source from oneway.replicated_table r where r.relid = coalesce(pg_partition_root(TG_RELID), TG_RELID);
     raise exception '%.% is replicated from %: it is read-only on the central database', TG_TABLE_SCHEMA, TG_TABLE_NAME,
         coalesce('source ' || source, 'a remote database')
       using errcode = '25006',
@@ -126,12 +127,16 @@ begin
 end $$;
 
 -- Enables a central table for replication: the applier may write it, everyone else may not
--- (the protection above), and it is recorded as replicated from the source, when given.
+-- (the protection above), and it is recorded as replicated from the source, when given. Each
+-- partition of a partitioned table gets the statement trigger too, since a write straight into
+-- a partition fires only the partition's (row triggers are cloned to partitions, statement
+-- triggers are not); for a partition made later, call enable_apply again.
 create or replace function oneway.enable_apply(tbl regclass, source text default null) returns text
 language plpgsql as $$
 declare
   schema_name text;
   qualified text;
+  member text;
 begin
   select n.nspname, format('%I.%I', n.nspname, c.relname) into schema_name, qualified
     from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.oid = tbl and c.relkind in ('r', 'p');
@@ -150,9 +155,11 @@ begin
      from pg_depend d
     where d.classid = 'pg_class'::regclass and d.refclassid = 'pg_class'::regclass and d.refobjid = tbl and d.deptype in ('a', 'i')
       and (select c.relkind from pg_class c where c.oid = d.objid) = 'S';
-  execute format('drop trigger if exists oneway_read_only on %s', qualified);
-  execute format('create trigger oneway_read_only before insert or update or delete or truncate on %s '
-                 'for each statement execute function oneway.refuse_write()', qualified);
+  for member in select t.qualified from oneway.table_tree(tbl) t loop
+    execute format('drop trigger if exists oneway_read_only on %s', member);
+    execute format('create trigger oneway_read_only before insert or update or delete or truncate on %s '
+                   'for each statement execute function oneway.refuse_write()', member);
+  end loop;
   execute format('drop trigger if exists oneway_repair_log on %s', qualified);
   execute format('create trigger oneway_repair_log after insert or update or delete on %s '
                  'for each row execute function oneway.log_repair()', qualified);
@@ -166,12 +173,15 @@ create or replace function oneway.disable_apply(tbl regclass) returns text
 language plpgsql as $$
 declare
   qualified text;
+  member text;
 begin
   select r.table_name into qualified from oneway.replicated_table r where r.relid = tbl;
   if qualified is null then
     raise exception '% is not enabled for apply', tbl using errcode = '22023';
   end if;
-  execute format('drop trigger if exists oneway_read_only on %s', qualified);
+  for member in select t.qualified from oneway.table_tree(tbl) t loop
+    execute format('drop trigger if exists oneway_read_only on %s', member);
+  end loop;
   execute format('drop trigger if exists oneway_repair_log on %s', qualified);
   execute format('revoke insert, update, delete on %s from oneway_applier', qualified);
   delete from oneway.replicated_table where relid = tbl;

@@ -56,6 +56,33 @@ begin
         oneway.image_expression(array(select c.name from oneway.stored_columns(tbl) c), new_row));
 end $$;
 
+-- Puts the TRUNCATE guard on a table and on every partition under it, or takes it off them. A
+-- TRUNCATE of a partition fires only that partition's statement triggers (row triggers are
+-- cloned to partitions, statement triggers are not); a partition made later gets its guard from
+-- the event trigger of 09-schema.sql. Always enabled, as the capture trigger. A guard already in
+-- place is left alone, so that calling enable_capture again locks no partition for it. Returns
+-- the tables it guarded anew.
+drop function if exists oneway.guard_truncate(regclass, boolean);
+create function oneway.guard_truncate(tbl regclass, wanted boolean) returns setof text
+language plpgsql as $$
+declare
+  m record;
+begin
+  for m in select t.qualified, (select g.tgenabled from pg_trigger g where g.tgrelid = t.relid and g.tgname = 'oneway_refuse_truncate') as enabled
+             from oneway.table_tree(tbl) t
+  loop
+    if m.enabled is not null and (not wanted or m.enabled <> 'A') then
+      execute format('drop trigger oneway_refuse_truncate on %s', m.qualified);
+    end if;
+    if wanted and m.enabled is distinct from 'A' then
+      execute format('create trigger oneway_refuse_truncate before truncate on %s '
+                     'for each statement execute function oneway.refuse_truncate()', m.qualified);
+      execute format('alter table %s enable always trigger oneway_refuse_truncate', m.qualified);
+      return next m.qualified;
+    end if;
+  end loop;
+end $$;
+
 -- Puts a table into the publication the WAL reader reads (12-wal.sql), or takes it out. In the
 -- same transaction as the trigger is dropped or made, so that every change is captured once.
 create or replace function oneway.publish_for_wal(tbl regclass, qualified text, wanted boolean) returns void
@@ -143,6 +170,9 @@ begin
     raise exception 'table % has no primary key; capture needs one to identify rows', qualified
       using errcode = '42P10', hint = 'add a primary key, then call oneway.enable_capture again';
   end if;
+  -- its own ALTER TABLE (enable always) is not a schema change to log: the event trigger of
+  -- 09-schema.sql passes over the commands made while this is on
+  perform set_config('oneway.enabling_capture', 'on', true);
   perform oneway.drop_capture_triggers(tbl, qualified);
   if exists (select from pg_publication where pubname = 'oneway_tables') then
     perform oneway.publish_for_wal(tbl, qualified, mode = 'wal');
@@ -164,10 +194,8 @@ begin
     -- uncaptured without a word
     execute format('alter table %s enable always trigger oneway_capture', qualified);
   end if;
-  execute format('drop trigger if exists oneway_refuse_truncate on %s', qualified);
-  execute format('create trigger oneway_refuse_truncate before truncate on %s '
-                 'for each statement execute function oneway.refuse_truncate()', qualified);
-  execute format('alter table %s enable always trigger oneway_refuse_truncate', qualified);
+  perform oneway.guard_truncate(tbl, true);
+  perform set_config('oneway.enabling_capture', '', true);
   -- what the central database compares its table with: the columns as they are now (09-schema.sql)
   if not exists (select from oneway.captured_table c where c.relid = tbl and c.table_name = qualified
                     and c.columns = oneway.table_columns(tbl) and c.key_columns = keys) then
@@ -196,7 +224,7 @@ begin
   if exists (select from pg_publication where pubname = 'oneway_tables') then
     perform oneway.publish_for_wal(tbl, qualified, false);
   end if;
-  execute format('drop trigger if exists oneway_refuse_truncate on %s', qualified);
+  perform oneway.guard_truncate(tbl, false);
   delete from oneway.captured_table where relid = tbl;
   return qualified;
 end $$;

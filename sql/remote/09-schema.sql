@@ -1,6 +1,7 @@
 -- Oneway remote side, part 9: schema changes of captured tables travel in position order
 -- (SPEC §5). An event trigger sees every ALTER TABLE (columns, types, defaults, not null, key,
--- renames), CREATE and DROP INDEX and DROP TABLE of a captured table, and logs it in the change
+-- renames), CREATE and DROP INDEX and DROP TABLE of a captured table (and CREATE TABLE, for a
+-- partition made under one), and logs it in the change
 -- log as a change of its own (op S), in the writer's transaction, between the data changes
 -- logged before and after it: its row image says what changed (actions), the statement, and the
 -- table's columns and key as they are now. When the columns or the key changed, the table's
@@ -78,9 +79,40 @@ declare
   new_columns jsonb;
   new_key text[];
   actions jsonb;
+  partition text;
+  filled boolean;
 begin
+  if current_setting('oneway.enabling_capture', true) = 'on' then
+    return;
+  end if;
   for cmd in select * from pg_event_trigger_ddl_commands() where classid = 'pg_class'::regclass loop
     table_oid := coalesce((select i.indrelid from pg_index i where i.indexrelid = cmd.objid), cmd.objid);
+    -- a partition made or attached under a captured table: its changes are captured through the
+    -- table's cloned row trigger (or its publication), and it needs the table's TRUNCATE guard;
+    -- rows it held when attached were never captured, which its writer is told
+    if exists (select from oneway.captured_table c where c.relid = pg_partition_root(table_oid)) then
+      for partition in select * from oneway.guard_truncate(pg_partition_root(table_oid), true) loop
+        execute format('select exists (select from %s)', partition) into filled;
+        if filled then
+          raise warning 'the rows partition % held when attached are not replicated', partition
+            using hint = format('./oneway snapshot %s makes the central copy equal', pg_partition_root(table_oid)::regclass);
+        end if;
+      end loop;
+    end if;
+    -- a partition detached from a captured table (an ALTER TABLE of the partitioned table): its
+    -- rows stay on the central database, and its TRUNCATE is its own again. Only then: while
+    -- enable_capture runs, its table's guards stand before the table is recorded as captured.
+    if cmd.objid = table_oid and (select k.relkind from pg_class k where k.oid = table_oid) = 'p'
+       and exists (select from oneway.captured_table c where c.relid = pg_partition_root(table_oid)) then
+      for partition in select format('%I.%I', n.nspname, k.relname)
+                         from pg_trigger g join pg_class k on k.oid = g.tgrelid join pg_namespace n on n.oid = k.relnamespace
+                        where g.tgname = 'oneway_refuse_truncate'
+                          and not exists (select from oneway.captured_table c where c.relid in (g.tgrelid, pg_partition_root(g.tgrelid))) loop
+        execute format('drop trigger oneway_refuse_truncate on %s', partition);
+        raise warning 'partition % left a captured table: its rows stay on the central database (a detach is not replicated)', partition
+          using hint = 'delete the rows through the table before detaching them to remove them there too';
+      end loop;
+    end if;
     select c.* into t from oneway.captured_table c where c.relid = table_oid;
     if not found then
       continue;
@@ -114,7 +146,16 @@ create or replace function oneway.capture_table_drop() returns event_trigger
 language plpgsql security definer set search_path = pg_catalog, pg_temp as $$
 declare
   t record;
+  partition text;
 begin
+  -- a partition dropped, its captured table staying: its rows stay on the central database
+  if not exists (select from oneway.captured_table c join pg_event_trigger_dropped_objects() d on d.objid = c.relid and d.object_type = 'table') then
+    for partition in select substr(d.object_identity, length('oneway_refuse_truncate on ') + 1) from pg_event_trigger_dropped_objects() d
+                      where d.object_type = 'trigger' and d.object_identity like 'oneway_refuse_truncate on %' loop
+      raise warning 'partition % of a captured table was dropped: its rows stay on the central database (a drop is not replicated)', partition
+        using hint = 'delete the rows through the table before dropping the partition to remove them there too';
+    end loop;
+  end if;
   for t in select c.* from oneway.captured_table c
             join pg_event_trigger_dropped_objects() d on d.objid = c.relid and d.object_type = 'table' loop
     perform oneway.log_schema('DROP TABLE', current_query(), t.table_name, '[]', t.key_columns,
@@ -128,7 +169,7 @@ end $$;
 
 drop event trigger if exists oneway_capture_schema_change;
 create event trigger oneway_capture_schema_change on ddl_command_end
-  when tag in ('ALTER TABLE', 'CREATE INDEX', 'ALTER INDEX')
+  when tag in ('ALTER TABLE', 'CREATE TABLE', 'CREATE INDEX', 'ALTER INDEX')
   execute function oneway.capture_schema_change();
 drop event trigger if exists oneway_capture_table_drop;
 create event trigger oneway_capture_table_drop on sql_drop

@@ -27,10 +27,18 @@ begin
                                       'or set oneway.capture.from-wal = false';
   end if;
   if not exists (select from pg_publication where pubname = 'oneway_tables') then
-    create publication oneway_tables with (publish = 'insert, update, delete');
+    create publication oneway_tables with (publish = 'insert, update, delete', publish_via_partition_root = true);
   end if;
   if not exists (select from pg_publication where pubname = 'oneway_log') then
     create publication oneway_log for table oneway.change_log where (capture_mode <> 'W') with (publish = 'insert');
+  end if;
+end $$;
+
+-- A partition's changes are read as its captured table's, under the table's name and columns,
+-- as a trigger logs them (a publication made before 2026-12-06 published them as the partition's).
+do $$ begin
+  if exists (select from pg_publication where pubname = 'oneway_tables' and not pubviaroot) then
+    alter publication oneway_tables set (publish_via_partition_root = true);
   end if;
 end $$;
 

@@ -16,16 +16,19 @@ select oneway.enable_capture(c.relid, case c.capture_mode when 'R' then 'referen
 
 -- Capture triggers made before 2026-12-06 fire only outside replica sessions
 -- (session_replication_role), whose changes went uncaptured: they are made to fire always. A
--- trigger disabled by hand is left so (the transfer monitor reports it as the stall capture-off).
+-- capture trigger disabled by hand is left so (the transfer monitor reports it as the stall
+-- capture-off). The TRUNCATE guards are put where they lack, on the partitions of a captured
+-- partitioned table too (a TRUNCATE of a partition was not refused before).
 do $$
 declare
   r record;
 begin
-  for r in select format('%I.%I', n.nspname, k.relname) as qualified, t.tgname
-             from oneway.captured_table c join pg_trigger t on t.tgrelid = c.relid
-             join pg_class k on k.oid = c.relid join pg_namespace n on n.oid = k.relnamespace
-            where t.tgname in ('oneway_capture', 'oneway_refuse_truncate') and t.tgenabled = 'O'
+  for r in select format('%I.%I', n.nspname, k.relname) as qualified
+             from pg_trigger t join pg_class k on k.oid = t.tgrelid join pg_namespace n on n.oid = k.relnamespace
+            where t.tgname = 'oneway_capture' and t.tgenabled = 'O'
+              and exists (select from oneway.captured_table c where c.relid = pg_partition_root(t.tgrelid) or c.relid = t.tgrelid)
   loop
-    execute format('alter table %s enable always trigger %I', r.qualified, r.tgname);
+    execute format('alter table %s enable always trigger oneway_capture', r.qualified);
   end loop;
+  perform oneway.guard_truncate(c.relid, true) from oneway.captured_table c join pg_class k on k.oid = c.relid;
 end $$;

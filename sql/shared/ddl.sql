@@ -77,3 +77,16 @@ end $$;
 
 revoke execute on function oneway.ensure_column(regclass, name, text), oneway.ensure_check(regclass, name, text),
   oneway.ensure_index(text, text), oneway.ensure_view(text, text), oneway.ensure_owned_by(regclass, regclass, name) from public;
+
+-- A table and, when it is partitioned, every partition under it (level 1 and deeper), by
+-- qualified name: each has triggers of its own. pg_partition_tree alone lists nothing for a
+-- table that is not partitioned.
+create or replace function oneway.table_tree(tbl regclass) returns table (relid regclass, level int, qualified text)
+language sql stable as $$
+select t.relid, t.level, format('%I.%I', n.nspname, k.relname)
+  from (select tbl as relid, 0 as level
+        union all
+        select p.relid, p.level from pg_partition_tree(tbl) p where p.relid <> tbl) t
+  join pg_class k on k.oid = t.relid join pg_namespace n on n.oid = k.relnamespace
+ order by t.level, 3
+$$;

@@ -136,7 +136,7 @@ class InstallIT {
     }
 
     @Test
-    void capture_triggers_of_an_earlier_version_fire_in_replica_sessions_after_the_install_and_one_disabled_by_hand_stays_so() throws SQLException {
+    void capture_triggers_of_an_earlier_version_fire_in_replica_sessions_and_guard_partitions_after_the_install_and_one_disabled_by_hand_stays_so() throws SQLException {
         DataSource db = PostgresFixture.newDatabase("install_always", Part.REMOTE).dataSource();
         exec(db, "create table loaded(id int primary key)");
         exec(db, "create table paused(id int primary key)");
@@ -144,11 +144,20 @@ class InstallIT {
         // before 2026-12-06 both triggers fired only outside replica sessions
         exec(db, "alter table loaded enable trigger oneway_capture, enable trigger oneway_refuse_truncate");
         exec(db, "alter table paused disable trigger oneway_capture");
+        // and a partition's TRUNCATE was not refused; the WAL reader's publication named a partition's changes after the partition
+        exec(db, "create table parted(id int, k int, primary key (id, k)) partition by range (k)");
+        exec(db, "create table parted_low partition of parted for values from (0) to (10)");
+        exec(db, "select oneway.enable_capture('parted')");
+        exec(db, "drop trigger oneway_refuse_truncate on parted_low");
+        exec(db, "alter table parted_low enable trigger oneway_capture");
+        exec(db, "create publication oneway_tables with (publish = 'insert, update, delete')");
 
         SchemaInstaller.install(db, Part.REMOTE, Duration.ZERO);
 
         assertEquals("oneway_capture A, oneway_refuse_truncate A", triggers(db, "loaded"));
         assertEquals("oneway_capture D, oneway_refuse_truncate A", triggers(db, "paused"), "an operator's act is not undone");
+        assertEquals("oneway_capture A, oneway_refuse_truncate A", triggers(db, "parted_low"));
+        assertEquals(Boolean.TRUE, value(db, "select pubviaroot from pg_publication where pubname = 'oneway_tables'"));
         try (Connection c = db.getConnection()) {
             exec(c, "set session_replication_role = replica");
             exec(c, "insert into loaded values (1)");
