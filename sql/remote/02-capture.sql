@@ -161,6 +161,10 @@ begin
   if qualified is null then
     raise exception '% is not a table', tbl using errcode = '42809';
   end if;
+  if mode = 'wal' and (select c.relpersistence from pg_class c where c.oid = tbl) <> 'p' then
+    raise exception 'table % is unlogged or temporary: its changes are not in the WAL, so they cannot be captured from it', qualified
+      using errcode = '55000', hint = format('capture it by trigger: select oneway.enable_capture(%L)', qualified);
+  end if;
   if mode = 'wal' and (select c.relreplident from pg_class c where c.oid = tbl) <> 'd' then
     raise exception 'table % must keep the default replica identity (its primary key) to be captured from the WAL', qualified
       using errcode = '55000', hint = format('alter table %s replica identity default', qualified);

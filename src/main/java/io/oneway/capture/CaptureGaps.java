@@ -5,7 +5,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 import javax.sql.DataSource;
 
@@ -30,17 +32,17 @@ public final class CaptureGaps {
     /** @return what keeps changes from being captured, naming each table and how to put it right, or null */
     public String problem() throws SQLException {
         List<String> gaps = new ArrayList<>();
-        List<String> more = new ArrayList<>();
+        // a partitioned table may be at fault in several partitions: named once
+        Set<String> more = new LinkedHashSet<>();
         try (Connection c = remote.getConnection(); PreparedStatement ps = c.prepareStatement(SqlScript.load("remote/queries/read-capture-gaps.sql"));
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 String table = rs.getString("table_name");
-                if (gaps.size() == DETAILED) {
+                if (gaps.size() >= DETAILED) {
                     more.add(table);
                     continue;
                 }
-                String fix = "select oneway.enable_capture('" + table + "', '" + rs.getString("mode") + "') puts it back";
-                gaps.add(table + ": " + rs.getString("problem") + " (" + fix + (rs.getBoolean("changes_missed")
+                gaps.add(table + ": " + rs.getString("problem") + " (" + rs.getString("remedy") + " puts it back" + (rs.getBoolean("changes_missed")
                         ? "; the changes made meanwhile were not captured: ./oneway snapshot " + table + " then makes the central copy equal)"
                         : ")"));
             }

@@ -7,9 +7,11 @@ import static io.oneway.testing.Sql.rows;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -213,7 +215,7 @@ class WalCaptureIT {
 
     @Test
     @Order(6)
-    void a_table_taken_out_of_the_publication_by_hand_is_a_stall_naming_it_and_enable_capture_puts_it_back() {
+    void a_table_taken_out_of_the_publication_by_hand_is_a_stall_naming_it_and_an_unlogged_one_is_refused() {
         exec(remoteDb, "alter publication oneway_tables drop table shop.customers");
         await().atMost(Duration.ofSeconds(60)).until(() -> remote.metric("oneway_stalled", "state=\"capture-off\"") == 1);
         String health = remote.health();
@@ -225,6 +227,15 @@ class WalCaptureIT {
         exec(remoteDb, "insert into shop.customers(id, name) values (20000004, 'captured from the WAL again')");
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
         assertEquals(1, number(fixture.central(), "select count(*) from shop.customers where id = 20000004"));
+
+        // an unlogged table's changes never reach the WAL (and PostgreSQL refuses to make a published table unlogged)
+        exec(remoteDb, "create unlogged table shop.scratch (id int primary key)");
+        SQLException refused = assertThrows(SQLException.class, () -> {
+            try (Connection c = remoteDb.getConnection()) {
+                exec(c, "select oneway.enable_capture('shop.scratch', 'wal')");
+            }
+        });
+        assertTrue(refused.getMessage().contains("table shop.scratch is unlogged or temporary"), refused.getMessage());
     }
 
     /** The stall ends, the customer written while it lasted arrives, and the recovery is notified. */
