@@ -169,6 +169,10 @@ begin
     raise exception 'table % must keep the default replica identity (its primary key) to be captured from the WAL', qualified
       using errcode = '55000', hint = format('alter table %s replica identity default', qualified);
   end if;
+  if exists (select from pg_inherits i join pg_class k on k.oid = i.inhrelid where i.inhparent = tbl and not k.relispartition) then
+    raise exception 'table % has child tables (INHERITS): their rows are read through it but their changes would not be captured', qualified
+      using errcode = '0A000', hint = 'capture each child table on its own, or make the table a partitioned one';
+  end if;
   keys := oneway.key_columns(tbl);
   if keys is null then
     raise exception 'table % has no primary key; capture needs one to identify rows', qualified

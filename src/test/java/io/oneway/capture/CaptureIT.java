@@ -279,6 +279,31 @@ class CaptureIT {
     }
 
     @Test
+    void a_table_with_child_tables_is_refused_and_no_table_may_inherit_from_a_captured_one() {
+        exec(db, "create table parent_t(id int primary key, v text)");
+        exec(db, "create table child_t(extra text) inherits (parent_t)");
+        SQLException e = assertThrows(SQLException.class, () -> callEnable("parent_t"));
+        assertEquals("0A000", e.getSQLState());
+        assertTrue(e.getMessage().contains("table public.parent_t has child tables (INHERITS)"), e.getMessage());
+
+        SQLException inherit = assertThrows(SQLException.class, () -> {
+            try (Connection c = db.getConnection()) {
+                exec(c, "create table child_of_plain(extra text) inherits (plain)");
+            }
+        });
+        assertEquals("0A000", inherit.getSQLState());
+        assertTrue(inherit.getMessage().contains("table public.child_of_plain may not inherit from a captured table"), inherit.getMessage());
+        exec(db, "create table later_child(id int not null, v text)");
+        SQLException later = assertThrows(SQLException.class, () -> {
+            try (Connection c = db.getConnection()) {
+                exec(c, "alter table later_child inherit plain");
+            }
+        });
+        assertEquals("0A000", later.getSQLState());
+        exec(db, "drop table child_t, parent_t, later_child");
+    }
+
+    @Test
     void enabling_capture_twice_is_harmless() {
         exec(db, "select oneway.enable_capture('plain')");
         exec(db, "insert into plain values (1, 'a')");
