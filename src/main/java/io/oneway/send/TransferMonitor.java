@@ -95,9 +95,11 @@ public final class TransferMonitor {
     /** @return the notifications due: a stall begun or ended */
     public synchronized List<Map<String, Object>> check(CamelContext camel) {
         List<Stall> found = new ArrayList<>();
+        boolean reachable = true;
         try {
             progress = read();
         } catch (SQLException | RuntimeException e) {
+            reachable = false;
             found.add(new Stall("database-unreachable", identity.source(), "the remote database cannot be reached: " + firstLine(e)));
         }
         long now = System.currentTimeMillis();
@@ -115,7 +117,9 @@ public final class TransferMonitor {
         if (walProblem != null) {
             found.add(new Stall("capture-stopped", identity.source(), walProblem));
         }
-        captureOff().ifPresent(found::add);
+        if (reachable) {
+            captureOff().ifPresent(found::add);
+        }
         long backlog = Math.max(0, progress.captured() - progress.acked());
         // silent since the last ack, and at least since this replicator started or the broker came back
         long silentFor = link.silentFor(now, window.lastHeard());
@@ -151,12 +155,13 @@ public final class TransferMonitor {
                 + " s: route send-changes does not poll, or its sends do not complete (the log tells why; restart the replicator)"));
     }
 
+    /** Called only when the database answered this check: a failure here is not its being out of reach, and is told. */
     private Optional<Stall> captureOff() {
         try {
             return Optional.ofNullable(captureGaps.problem()).map(p -> new Stall("capture-off", identity.source(), p));
         } catch (SQLException | RuntimeException e) {
-            // unreachable: the database-unreachable stall says so
-            return Optional.empty();
+            return Optional.of(new Stall("capture-off", identity.source(), "whether every captured table is captured cannot be checked: "
+                    + firstLine(e) + " (is the remote's SQL of this version? bin/oneway install remote)"));
         }
     }
 
