@@ -79,6 +79,7 @@ declare
   new_columns jsonb;
   new_key text[];
   actions jsonb;
+  child text;
   partition text;
   filled boolean;
 begin
@@ -89,12 +90,12 @@ begin
     table_oid := coalesce((select i.indrelid from pg_index i where i.indexrelid = cmd.objid), cmd.objid);
     -- a child table (INHERITS) of a captured table: its rows would be read through the table
     -- (snapshots, verify) while its changes are not captured
-    select format('%I.%I', n.nspname, k.relname) into partition
+    select format('%I.%I', n.nspname, k.relname) into child
       from pg_inherits i join oneway.captured_table c on c.relid = i.inhparent
       join pg_class k on k.oid = i.inhrelid join pg_namespace n on n.oid = k.relnamespace
      where i.inhrelid = table_oid and not k.relispartition;
     if found then
-      raise exception 'table % may not inherit from a captured table: its rows would be read through it, its changes not captured', partition
+      raise exception 'table % may not inherit from a captured table: its rows would be read through it, its changes not captured', child
         using errcode = '0A000', hint = 'capture the table on its own instead of inheriting, or make the captured table a partitioned one';
     end if;
     -- a partition made or attached under a captured table: its changes are captured through the

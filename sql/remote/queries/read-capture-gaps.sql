@@ -3,20 +3,24 @@
 -- trigger dropped or disabled by hand, or left to fire only outside replica sessions
 -- (session_replication_role: bulk loaders and native logical replication's apply run as
 -- replicas), on the table or on one of its partitions (each has a clone of the table's); a
--- table captured from the WAL taken out of the publication the reader reads, or made unlogged
--- (its changes, or a partition's, no longer reach the WAL); a TRUNCATE guard
+-- table captured from the WAL taken out of the publication the reader reads, made unlogged (its
+-- changes, or a partition's, no longer reach the WAL) or given another replica identity (its
+-- updates and deletes would be logged without their key, or fail); a TRUNCATE guard
 -- gone, so that a TRUNCATE would empty the table or a partition on the remote only (which by
 -- itself loses no change: changes_missed is false). One row per table or partition at fault,
 -- with the statement that puts it right.
 select table_name, problem, remedy, changes_missed from (
   select c.table_name, m.level, w.member,
          case when c.capture_mode = 'W' and r.relpersistence <> 'p' then format('alter table %s set logged', m.qualified)
+              when c.capture_mode = 'W' and r.relreplident <> 'd' then format('alter table %s replica identity default', m.qualified)
               else format('select oneway.enable_capture(%L, %L)', c.table_name,
                           case c.capture_mode when 'I' then 'image' when 'R' then 'reference' else 'wal' end) end as remedy,
          case
            when c.capture_mode = 'W' and m.level = 0 and not p.published then 'it is not in publication oneway_tables, which the WAL reader reads'
            when c.capture_mode = 'W' and r.relpersistence <> 'p'
              then w.whose || 'changes are not written to the WAL (it was made unlogged), so they cannot be captured from it'
+           when c.capture_mode = 'W' and r.relreplident <> 'd'
+             then w.whose || 'replica identity is no longer its primary key, so the WAL does not name the rows it changes by their key'
            when c.capture_mode <> 'W' and t.tgenabled is null then w.whose || 'capture trigger oneway_capture is gone'
            when c.capture_mode <> 'W' and t.tgenabled = 'D' then w.whose || 'capture trigger oneway_capture is disabled'
            when c.capture_mode <> 'W' and t.tgenabled <> 'A'

@@ -34,7 +34,8 @@ import io.oneway.testing.ReplicationFixture;
  * partitioned table is captured and applied as one table. Rows written through the table or
  * straight into a partition, rows moved between partitions by an update, and a partition made
  * after capture was switched on all arrive; a TRUNCATE of any partition, made before or after,
- * is refused as the table's is; on the central database a partition refuses other writers as
+ * is refused as the table's is; a partition made unlogged or given another replica identity is
+ * a capture gap from the WAL (and none by trigger); on the central database a partition refuses other writers as
  * its table does. A table attached as a partition with rows in it tells its writer that those
  * rows are not replicated, and a snapshot of the table brings them over; a partition detached or
  * dropped tells its writer that its rows stay on the central database.
@@ -113,6 +114,16 @@ abstract class PartitionedTableCases {
             assertNull(unlogged);
         }
         exec(remote, "alter table shop.events_south set logged");
+        exec(remote, "alter table shop.events_north replica identity full");
+        String identity = new CaptureGaps(remote).problem();
+        if (fromWal) {
+            assertEquals("capture is not in force for shop.events: its partition shop.events_north's replica identity is no longer its "
+                    + "primary key, so the WAL does not name the rows it changes by their key (alter table shop.events_north replica "
+                    + "identity default puts it back)", identity);
+        } else {
+            assertNull(identity);
+        }
+        exec(remote, "alter table shop.events_north replica identity default");
 
         fixture.awaitCaughtUp("branch1", Duration.ofMinutes(2));
         List<TableResult> results = new Verifier(remote, fixture.central(), 10).verify(List.of(TABLE));
