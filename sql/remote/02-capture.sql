@@ -83,13 +83,19 @@ begin
   end loop;
 end $$;
 
--- Puts a table into the publication the WAL reader reads (12-wal.sql), or takes it out. In the
--- same transaction as the trigger is dropped or made, so that every change is captured once.
+-- Whether a table is in the publication the WAL reader reads (12-wal.sql).
+create or replace function oneway.published_for_wal(tbl regclass) returns boolean
+language sql stable as $$
+select exists (select from pg_publication_rel r join pg_publication p on p.oid = r.prpubid
+                where p.pubname = 'oneway_tables' and r.prrelid = tbl)
+$$;
+
+-- Puts a table into the publication the WAL reader reads, or takes it out. In the same
+-- transaction as the trigger is dropped or made, so that every change is captured once.
 create or replace function oneway.publish_for_wal(tbl regclass, qualified text, wanted boolean) returns void
 language plpgsql as $$
 declare
-  published boolean := exists (select from pg_publication_rel r join pg_publication p on p.oid = r.prpubid
-                                where p.pubname = 'oneway_tables' and r.prrelid = tbl);
+  published boolean := oneway.published_for_wal(tbl);
 begin
   if wanted and not published then
     execute format('alter publication oneway_tables add table %s', qualified);

@@ -23,10 +23,9 @@ do $$
 declare
   r record;
 begin
-  for r in select format('%I.%I', n.nspname, k.relname) as qualified
-             from pg_trigger t join pg_class k on k.oid = t.tgrelid join pg_namespace n on n.oid = k.relnamespace
-            where t.tgname = 'oneway_capture' and t.tgenabled = 'O'
-              and exists (select from oneway.captured_table c where c.relid = pg_partition_root(t.tgrelid) or c.relid = t.tgrelid)
+  for r in select m.qualified
+             from oneway.captured_table c join pg_class k on k.oid = c.relid cross join oneway.table_tree(c.relid) m
+             join pg_trigger t on t.tgrelid = m.relid and t.tgname = 'oneway_capture' and t.tgenabled = 'O'
   loop
     execute format('alter table %s enable always trigger oneway_capture', r.qualified);
   end loop;

@@ -37,8 +37,7 @@ select table_name, problem, remedy, changes_missed from (
    cross join lateral (select m.qualified as member, case when m.level = 0 then 'its ' else 'its partition ' || m.qualified || '''s ' end as whose) w
     left join pg_trigger t on t.tgrelid = m.relid and t.tgname = 'oneway_capture'
     left join pg_trigger g on g.tgrelid = m.relid and g.tgname = 'oneway_refuse_truncate'
-   cross join lateral (select exists (select from pg_publication_rel pr join pg_publication p on p.oid = pr.prpubid
-                                       where p.pubname = 'oneway_tables' and pr.prrelid = c.relid) as published) p
+   cross join lateral (select oneway.published_for_wal(c.relid) as published) p
 ) gaps
  where problem is not null
  order by table_name collate "C", level, member collate "C"
