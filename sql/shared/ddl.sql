@@ -38,6 +38,15 @@ begin
   end if;
 end $$;
 
+-- Drops a constraint an earlier version made, when the table still has it.
+create or replace function oneway.ensure_no_constraint(tbl regclass, constraint_name name) returns void
+language plpgsql as $$
+begin
+  if exists (select from pg_constraint where conrelid = tbl and conname = constraint_name) then
+    execute format('alter table %s drop constraint %I', tbl, constraint_name);
+  end if;
+end $$;
+
 -- Creates an index unless one of that name exists (statement: the whole CREATE INDEX).
 create or replace function oneway.ensure_index(index_name text, statement text) returns void
 language plpgsql as $$
@@ -76,6 +85,7 @@ begin
 end $$;
 
 revoke execute on function oneway.ensure_column(regclass, name, text), oneway.ensure_check(regclass, name, text),
+  oneway.ensure_no_constraint(regclass, name),
   oneway.ensure_index(text, text), oneway.ensure_view(text, text), oneway.ensure_owned_by(regclass, regclass, name) from public;
 
 -- A table and, when it is partitioned, every partition under it (level 1 and deeper), by
