@@ -137,7 +137,9 @@ $$;
 
 -- Integrity alarms: control messages that verify but claim what cannot be (an ack above what
 -- was sent). They are refused, never acted on, and stay open until an operator clears them
--- (./oneway clear-alarms); repeats of an open alarm count on its row.
+-- (./oneway clear-alarms); repeats of an open alarm count on its row. The same table keeps what
+-- the central copy lacks for want of a row change (a partition attached with rows, 09-schema.sql),
+-- one alarm per partition, told as the integrity alarms are.
 create table if not exists oneway.integrity_alarm (
   id          bigint generated always as identity primary key,
   kind        text not null,

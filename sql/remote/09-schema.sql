@@ -100,13 +100,19 @@ begin
     end if;
     -- a partition made or attached under a captured table: its changes are captured through the
     -- table's cloned row trigger (or its publication), and it needs the table's TRUNCATE guard;
-    -- rows it held when attached were never captured, which its writer is told
+    -- rows it held when attached were never captured: the central database lacks them, which its
+    -- writer is told and an alarm keeps in the transfer status (health check, notification)
+    -- until an operator clears it
     if exists (select from oneway.captured_table c where c.relid = pg_partition_root(table_oid)) then
       for partition in select * from oneway.guard_truncate(pg_partition_root(table_oid), true) loop
         execute format('select exists (select from %s)', partition) into filled;
         if filled then
           raise warning 'the rows partition % held when attached are not replicated', partition
             using hint = format('./oneway snapshot %s makes the central copy equal', pg_partition_root(table_oid)::regclass);
+          perform oneway.raise_alarm('partition-rows-not-replicated ' || partition,
+            format('the rows partition %s held when it was attached to %s were never captured, and the central database lacks them; '
+                   './oneway snapshot %s makes the central copy equal', partition, pg_partition_root(table_oid)::regclass,
+                   pg_partition_root(table_oid)::regclass));
         end if;
       end loop;
     end if;

@@ -1,7 +1,7 @@
 -- Polled by route watch-transfer (and printed by ./oneway status): what stops or endangers the
 -- transfer, one row each, with a message for operators: the blocked change that stops it, a
 -- digest mismatch that halts it (its version changes once the first differing position is known),
--- open integrity alarms.
+-- open alarms: integrity alarms, and rows the central database lacks (a partition attached with rows).
 select 'blocked ' || log_id as id, 'blocked' as kind, null as version, log_id, position, object_type, object_id, op, blocked_at::text as since,
        block_reason as reason, waiting,
        format('Transfer STOPPED by blocked change log id %s (position %s): %s %s %s, blocked since %s%s; %s changes wait behind it. '
@@ -26,7 +26,9 @@ select 'diverged', 'diverged', coalesce(s.diverged_position::text, 'range'), l.l
  where s.diverged_at is not null
 union all
 select 'alarm ' || a.id, 'alarm', null, null, null, null, null, null, a.first_at::text, a.kind, null,
-       format('Integrity ALARM (%s, %s times since %s): %s. It was refused and not acted on; someone may hold this source''s key. '
-              'Clear with ./oneway clear-alarms once looked into.', a.kind, a.occurrences, a.first_at, a.detail)
+       case when a.kind like 'partition-rows-not-replicated %'
+            then format('Central copy INCOMPLETE (since %s): %s. Clear with ./oneway clear-alarms once done.', a.first_at, a.detail)
+            else format('Integrity ALARM (%s, %s times since %s): %s. It was refused and not acted on; someone may hold this source''s key. '
+                        'Clear with ./oneway clear-alarms once looked into.', a.kind, a.occurrences, a.first_at, a.detail) end
   from oneway.integrity_alarm a
  where a.cleared_at is null

@@ -40,7 +40,7 @@ public final class OnewayCommand {
             "  resume SOURCE                 apply a halted source again (central), once the cause is fixed",
             "  skip SOURCE POSITION          skip the change a source halted at, record it (state S), and resume",
             "  resume-transfer               go on after a digest mismatch, once the central rows are repaired (remote)",
-            "  clear-alarms                  close the open integrity alarms, once looked into (remote)",
+            "  clear-alarms                  close the open alarms (integrity, rows the central copy lacks), once looked into (remote)",
             "  install remote|central        install or upgrade Oneway's SQL on that side's database, in one transaction,",
             "                                as oneway.install.user (password: ONEWAY_INSTALL_PASSWORD)",
             "  create-broker DIR [OPTIONS]   create a standalone Artemis broker instance (create-broker --help)");

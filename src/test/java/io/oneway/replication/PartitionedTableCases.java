@@ -18,6 +18,7 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
+import org.apache.camel.health.HealthCheck;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import io.oneway.capture.CaptureGaps;
+import io.oneway.ops.HaltWatch;
 import io.oneway.ops.Verifier;
 import io.oneway.ops.Verifier.TableResult;
 import io.oneway.testing.ReplicationFixture;
@@ -37,7 +39,8 @@ import io.oneway.testing.ReplicationFixture;
  * is refused as the table's is; a partition made unlogged or given another replica identity is
  * a capture gap from the WAL (and none by trigger); on the central database a partition refuses other writers as
  * its table does. A table attached as a partition with rows in it tells its writer that those
- * rows are not replicated, and a snapshot of the table brings them over; a partition detached or
+ * rows are not replicated, and the transfer's health check and status until an operator clears
+ * the alarm; a snapshot of the table brings them over; a partition detached or
  * dropped tells its writer that its rows stay on the central database.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -157,6 +160,11 @@ abstract class PartitionedTableCases {
             st.execute("alter table shop.events attach partition shop.events_east for values in ('east')");
             assertWarned(st, "the rows partition shop.events_east held when attached are not replicated");
         }
+        // not only its writer is told: the central copy lacks rows until a snapshot, which health and status say
+        await("the transfer's health check tells the rows the central database lacks").atMost(Duration.ofSeconds(30)).until(() ->
+                transferHealth().getState() == HealthCheck.State.DOWN);
+        String told = transferHealth().getMessage().orElse("");
+        assertTrue(told.contains("Central copy INCOMPLETE") && told.contains("shop.events_east") && told.contains("./oneway snapshot shop.events"), told);
         exec(remote, "insert into shop.events(id, region, note) values (3051, 'east', 'after the attach')");
         SQLException e = assertThrows(SQLException.class, () -> {
             try (Connection c = remote.getConnection()) {
@@ -173,6 +181,8 @@ abstract class PartitionedTableCases {
         List<TableResult> results = new Verifier(remote, fixture.central(), 10).verify(List.of(TABLE));
         assertTrue(results.get(0).equal(), results.toString());
         assertEquals(51, number(fixture.central(), "select count(*) from shop.events_east"));
+        assertEquals(1L, number(remote, "select oneway.clear_alarms()"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> transferHealth().getState() == HealthCheck.State.UP);
     }
 
     @Test
@@ -192,6 +202,10 @@ abstract class PartitionedTableCases {
         assertEquals(centralRows + 1, number(fixture.central(), "select count(*) from shop.events"), "nothing removed there, the new row added");
         assertNull(new CaptureGaps(remote).problem());
         assertEquals(0, number(fixture.central(), "select count(*) from oneway.source_progress where halted"));
+    }
+
+    private static HealthCheck.Result transferHealth() {
+        return fixture.remoteBean("branch1", "transferWatch", HaltWatch.class).call();
     }
 
     private static void assertWarned(Statement st, String text) throws SQLException {
