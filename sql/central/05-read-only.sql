@@ -126,11 +126,24 @@ begin
   execute format('grant select, update on sequence %s to oneway_applier', seq);
 end $$;
 
+-- Puts the read-only statement trigger on each member of a table's tree that lacks it.
+create or replace function oneway.guard_tree(tbl regclass) returns void
+language plpgsql as $$
+declare
+  member text;
+begin
+  for member in select t.qualified from oneway.table_tree(tbl) t
+                 where not exists (select from pg_trigger g where g.tgrelid = t.relid and g.tgname = 'oneway_read_only') loop
+    execute format('create trigger oneway_read_only before insert or update or delete or truncate on %s '
+                   'for each statement execute function oneway.refuse_write()', member);
+  end loop;
+end $$;
+
 -- Enables a central table for replication: the applier may write it, everyone else may not
 -- (the protection above), and it is recorded as replicated from the source, when given. Each
 -- partition of a partitioned table gets the statement trigger too, since a write straight into
 -- a partition fires only the partition's (row triggers are cloned to partitions, statement
--- triggers are not); for a partition made later, call enable_apply again.
+-- triggers are not); a partition made or attached later gets it from the event trigger below.
 create or replace function oneway.enable_apply(tbl regclass, source text default null) returns text
 language plpgsql as $$
 declare
@@ -157,15 +170,43 @@ begin
       and (select c.relkind from pg_class c where c.oid = d.objid) = 'S';
   for member in select t.qualified from oneway.table_tree(tbl) t loop
     execute format('drop trigger if exists oneway_read_only on %s', member);
-    execute format('create trigger oneway_read_only before insert or update or delete or truncate on %s '
-                   'for each statement execute function oneway.refuse_write()', member);
   end loop;
+  perform oneway.guard_tree(tbl);
   execute format('drop trigger if exists oneway_repair_log on %s', qualified);
   execute format('create trigger oneway_repair_log after insert or update or delete on %s '
                  'for each row execute function oneway.log_repair()', qualified);
   insert into oneway.replicated_table(relid, table_name, source_id) values (tbl, qualified, source)
   on conflict (relid) do update set table_name = excluded.table_name, source_id = excluded.source_id, enabled_at = now();
   return qualified;
+end $$;
+
+-- The event trigger at the end of CREATE TABLE and ALTER TABLE: a partition made (PARTITION OF)
+-- or attached (ATTACH PARTITION, an ALTER TABLE of its table) under a replicated table is
+-- read-only as the table's other partitions are. Without it, a write straight into the new
+-- partition would change the central copy unseen.
+create or replace function oneway.guard_new_partitions() returns event_trigger
+language plpgsql security definer set search_path = pg_catalog, pg_temp as $$
+declare
+  root regclass;
+begin
+  for root in select distinct r.relid::regclass
+                from pg_event_trigger_ddl_commands() cmd
+                join oneway.replicated_table r on r.relid = pg_partition_root(cmd.objid)
+               where cmd.classid = 'pg_class'::regclass loop
+    perform oneway.guard_tree(root);
+  end loop;
+end $$;
+-- Only a superuser may make an event trigger; an install by the database owner (PostgreSQL 14 and
+-- before) says what is left to do by hand instead.
+do $$ begin
+  if (select r.rolsuper from pg_roles r where r.rolname = current_user) then
+    drop event trigger if exists oneway_guard_new_partitions;
+    create event trigger oneway_guard_new_partitions on ddl_command_end when tag in ('CREATE TABLE', 'ALTER TABLE')
+      execute function oneway.guard_new_partitions();
+  else
+    raise warning 'not installed as a superuser: a partition made or attached later under a replicated table is not read-only '
+                  'until select oneway.enable_apply(its table) is run again';
+  end if;
 end $$;
 
 -- Takes a central table out of replication: the protection goes, and the applier's rights.

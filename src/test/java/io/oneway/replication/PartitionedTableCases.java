@@ -37,8 +37,8 @@ import io.oneway.testing.ReplicationFixture;
  * straight into a partition, rows moved between partitions by an update, and a partition made
  * after capture was switched on all arrive; a TRUNCATE of any partition, made before or after,
  * is refused as the table's is; a partition made unlogged or given another replica identity is
- * a capture gap from the WAL (and none by trigger); on the central database a partition refuses other writers as
- * its table does. A table attached as a partition with rows in it tells its writer that those
+ * a capture gap from the WAL (and none by trigger); on the central database a partition, one made
+ * later too, refuses other writers as its table does. A table attached as a partition with rows in it tells its writer that those
  * rows are not replicated, and the transfer's health check and status until an operator clears
  * the alarm; a snapshot of the table brings them over; a partition detached or
  * dropped tells its writer that its rows stay on the central database.
@@ -152,8 +152,19 @@ abstract class PartitionedTableCases {
     @Test
     @Order(3)
     void a_table_attached_with_rows_warns_its_writer_and_a_snapshot_of_the_table_brings_them_over() throws Exception {
+        // a partition made later on the central database is read-only as its table is, without enable_apply again
+        // (made as a partition, or attached as one)
         exec(fixture.central(), "create table shop.events_east partition of shop.events for values in ('east')");
-        exec(fixture.central(), "select oneway.enable_apply('shop.events', 'branch1')");
+        exec(fixture.central(), "create table shop.events_far (like shop.events including all)");
+        exec(fixture.central(), "alter table shop.events attach partition shop.events_far for values in ('far')");
+        for (String partition : List.of("shop.events_east", "shop.events_far")) {
+            SQLException refused = assertThrows(SQLException.class, () -> {
+                try (Connection c = fixture.central().getConnection()) {
+                    exec(c, "insert into " + partition + "(id, region) values (-2, '" + partition.substring("shop.events_".length()) + "')");
+                }
+            });
+            assertTrue(refused.getMessage().contains("read-only"), partition + ": " + refused.getMessage());
+        }
         try (Connection c = remote.getConnection(); Statement st = c.createStatement()) {
             st.execute("create table shop.events_east (like shop.events including all)");
             st.execute("insert into shop.events_east(id, region, note) select g, 'east', 'held before the attach' from generate_series(3001, 3050) g");
