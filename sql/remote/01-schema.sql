@@ -32,7 +32,7 @@ create table if not exists oneway.change_log (
   object_id    jsonb not null,
   op           char(1) not null,
   state        char(1) not null default 'L',
-  capture_mode char(1) not null default 'I' check (capture_mode in ('I', 'R', 'W')),
+  capture_mode char(1) not null default 'I',
   row_image    jsonb,
   logged_at    timestamptz not null default now(),
   blocked_at   timestamptz,

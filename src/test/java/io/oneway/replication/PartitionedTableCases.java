@@ -37,11 +37,12 @@ import io.oneway.testing.ReplicationFixture;
  * straight into a partition, rows moved between partitions by an update, and a partition made
  * after capture was switched on all arrive; a TRUNCATE of any partition, made before or after,
  * is refused as the table's is; a partition made unlogged or given another replica identity is
- * a capture gap from the WAL (and none by trigger); on the central database a partition, one made
- * later too, refuses other writers as its table does. A table attached as a partition with rows in it tells its writer that those
- * rows are not replicated, and the transfer's health check and status until an operator clears
- * the alarm; a snapshot of the table brings them over; a partition detached or
- * dropped tells its writer that its rows stay on the central database.
+ * a capture gap from the WAL (and none by trigger); on the central database a partition, one
+ * made or attached later too, refuses other writers as its table does. A table attached as a
+ * partition with rows in it tells its writer that those rows are not replicated, and the
+ * transfer's health check and status tell it until an operator clears the alarm; a snapshot of
+ * the table brings them over; a partition detached or dropped tells its writer that its rows
+ * stay on the central database.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 abstract class PartitionedTableCases {
