@@ -408,10 +408,7 @@ final class SourceReceiver {
         if (halted || incarnation == null) {
             return Optional.empty();
         }
-        long missing = received() + 1;
-        while (parked.contains(missing)) {
-            missing++;
-        }
+        long missing = parked.contiguousEnd(received() + 1) + 1;
         long now = System.currentTimeMillis();
         if (missing > highestKnown) {
             gap.due(-1, false, now);

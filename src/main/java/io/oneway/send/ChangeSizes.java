@@ -29,6 +29,11 @@ public final class ChangeSizes {
         this.maxChangeBytes = maxChangeBytes;
     }
 
+    /** oneway.wire.max-change-bytes, for the sender's query. */
+    public long maxChangeBytes() {
+        return maxChangeBytes;
+    }
+
     /** @return the changes before the first one over the limit (all of them when none is) */
     public List<OutgoingChange> admit(List<OutgoingChange> changes) throws SQLException {
         for (int i = 0; i < changes.size(); i++) {

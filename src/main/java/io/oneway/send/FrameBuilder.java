@@ -57,6 +57,16 @@ public final class FrameBuilder {
         this.frameBytes = frameBytes;
     }
 
+    /** oneway.send.frame-size, for the sender's query: a bean's value costs it less per poll than the lookup of a property. */
+    public int frameSize() {
+        return frameSize;
+    }
+
+    /** oneway.send.frame-bytes, for the sender's query. */
+    public int frameBytes() {
+        return frameBytes;
+    }
+
     /** The messages for changes read to be sent for the first time. */
     public Iterator<Object> frames(List<OutgoingChange> changes) {
         return new Frames(changes, 0);
