@@ -184,11 +184,20 @@ begin
   end loop;
 end $$;
 
-drop event trigger if exists oneway_capture_schema_change;
-create event trigger oneway_capture_schema_change on ddl_command_end
-  when tag in ('ALTER TABLE', 'CREATE TABLE', 'CREATE INDEX', 'ALTER INDEX')
-  execute function oneway.capture_schema_change();
-drop event trigger if exists oneway_capture_table_drop;
-create event trigger oneway_capture_table_drop on sql_drop
-  when tag in ('DROP TABLE')
-  execute function oneway.capture_table_drop();
+-- Only a superuser may make an event trigger, and without these a schema change of a captured
+-- table would not be replicated: an install by anyone else stops here and says why.
+do $$ begin
+  drop event trigger if exists oneway_capture_schema_change;
+  create event trigger oneway_capture_schema_change on ddl_command_end
+    when tag in ('ALTER TABLE', 'CREATE TABLE', 'CREATE INDEX', 'ALTER INDEX')
+    execute function oneway.capture_schema_change();
+  drop event trigger if exists oneway_capture_table_drop;
+  create event trigger oneway_capture_table_drop on sql_drop
+    when tag in ('DROP TABLE')
+    execute function oneway.capture_table_drop();
+exception when insufficient_privilege then
+  raise exception 'Oneway''s remote SQL must be installed by a superuser (% is not): %', current_user, sqlerrm
+    using errcode = '42501',
+          hint = 'it makes the event triggers that capture schema changes of captured tables, which only a superuser may make: '
+                 'set oneway.install.user to a superuser; the replicator itself then runs as a member of oneway_sender';
+end $$;

@@ -5,6 +5,7 @@ import static io.oneway.testing.Sql.number;
 import static io.oneway.testing.Sql.value;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
@@ -16,9 +17,11 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 import org.junit.jupiter.api.Test;
+import org.postgresql.ds.PGSimpleDataSource;
 
 import io.oneway.ops.SchemaInstaller.Part;
 import io.oneway.testing.PostgresFixture;
+import io.oneway.testing.PostgresFixture.TestDatabase;
 
 /**
  * Installing the SQL again (an upgrade) while writers and a replicator hold their locks: the
@@ -223,5 +226,47 @@ class InstallIT {
         install.get(4, TimeUnit.MINUTES);
         assertEquals(0, number(db, "select count(*) from pg_constraint where conname = 'change_log_op_check'"));
         assertEquals(1, number(db, "select count(*) from oneway.change_log where object_type = 'public.shop' and op in ('I', 'U', 'D')"));
+    }
+
+    private static String owner(TestDatabase db) {
+        return "owner_of_" + db.name();
+    }
+
+    /** A database owned by a new role with CREATEROLE, not a superuser; the data source logs in as that role. */
+    private static DataSource ownedByAnAdministrator(TestDatabase db) {
+        String owner = owner(db);
+        exec(db.dataSource(), "create role " + owner + " login createrole");
+        exec(db.dataSource(), "alter database " + db.name() + " owner to " + owner);
+        PGSimpleDataSource asOwner = new PGSimpleDataSource();
+        asOwner.setUrl(db.jdbcUrl());
+        asOwner.setUser(owner);
+        return asOwner;
+    }
+
+    @Test
+    void the_database_owner_installs_the_central_sql_once_a_superuser_let_it_grant_replica_mode_and_is_told_how_before() {
+        TestDatabase db = PostgresFixture.newDatabase("install_central_owner");
+        DataSource asOwner = ownedByAnAdministrator(db);
+        String owner = owner(db);
+
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> SchemaInstaller.install(asOwner, Part.CENTRAL));
+        assertTrue(refused.getMessage().contains("grant set on parameter session_replication_role to " + owner + " with grant option"),
+                refused.getMessage());
+        assertEquals(0, number(db.dataSource(), "select count(*) from pg_namespace where nspname = 'oneway'"), "nothing of it is installed");
+
+        exec(db.dataSource(), "grant set on parameter session_replication_role to " + owner + " with grant option");
+        SchemaInstaller.install(asOwner, Part.CENTRAL);
+        assertEquals(1, number(db.dataSource(), "select count(*) from pg_namespace where nspname = 'oneway'"));
+    }
+
+    @Test
+    void the_remote_sql_is_refused_to_an_installer_that_is_not_a_superuser_with_the_reason() {
+        TestDatabase db = PostgresFixture.newDatabase("install_remote_owner");
+        DataSource asOwner = ownedByAnAdministrator(db);
+
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> SchemaInstaller.install(asOwner, Part.REMOTE));
+        assertTrue(refused.getMessage().contains("must be installed by a superuser")
+                && refused.getMessage().contains("event triggers that capture schema changes"), refused.getMessage());
+        assertEquals(0, number(db.dataSource(), "select count(*) from pg_namespace where nspname = 'oneway'"), "nothing of it is installed");
     }
 }
