@@ -2,6 +2,7 @@ package io.oneway.ops;
 
 import static io.oneway.testing.Sql.exec;
 import static io.oneway.testing.Sql.number;
+import static io.oneway.testing.Sql.value;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -86,6 +87,17 @@ class LeastPrivilegeIT {
             SQLException schema = assertThrows(SQLException.class, () -> exec(applier, "delete from oneway.skipped_change"));
             assertTrue("42501".equals(schema.getSQLState()), schema.getMessage());
         }
+    }
+
+    /** README "Deployment", step 2: the replicated table owned by oneway_applier, as the operator makes it there. */
+    @Test
+    void a_schema_change_of_a_table_the_apply_role_owns_is_applied_by_the_least_privileged_replicator_itself() {
+        exec(fixture.central(), "alter table shop.tags owner to oneway_applier");
+        exec(fixture.remote("branch1"), "alter table shop.tags add column colour text default 'none'");
+        exec(fixture.remote("branch1"), "insert into shop.tags(id, label, colour) values (7, 'seven', 'red')");
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
+        assertEquals("red", value(fixture.central(), "select colour from shop.tags where id = 7"));
+        assertEquals(0, number(fixture.central(), "select count(*) from oneway.source_progress where halted"));
     }
 
     private static String jdbcUrl(javax.sql.DataSource ds) throws SQLException {
