@@ -3,6 +3,7 @@ package io.oneway.testing;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
+import jakarta.jms.MessageConsumer;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;
 import jakarta.jms.TextMessage;
@@ -16,11 +17,15 @@ import io.oneway.support.OnewayMetrics;
 import io.oneway.wire.ChangeFrame;
 import io.oneway.wire.ControlMessage;
 import io.oneway.wire.Headers;
+import io.oneway.wire.MalformedMessageException;
 import io.oneway.wire.MessageEncoder;
 import io.oneway.wire.MessageSigner;
 import io.oneway.wire.WireCodec;
 
-/** Puts messages on a broker queue as a sender (or an attacker holding some keys) would: signed frames, control messages, raw text. */
+/**
+ * Puts messages on a broker queue as a sender (or an attacker holding some keys) would: signed frames, control messages, raw
+ * text; and takes them off one, as the other side would (decoded, not checked).
+ */
 public final class Injector implements AutoCloseable {
 
     private final ActiveMQConnectionFactory factory;
@@ -34,6 +39,15 @@ public final class Injector implements AutoCloseable {
         connection = factory.createConnection();
         session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
         encoder = new MessageEncoder(new WireCodec(1 << 24), new MessageSigner(keys), new OnewayMetrics(), true);
+        connection.start();
+    }
+
+    /** The next message of the queue, decoded ({@link WireCodec#decode}), or null when none came within the timeout. */
+    public Object receive(String queue, long timeoutMillis) throws JMSException, MalformedMessageException {
+        try (MessageConsumer c = session.createConsumer(session.createQueue(queue))) {
+            jakarta.jms.Message m = c.receive(timeoutMillis);
+            return m == null ? null : new WireCodec(1 << 24).decode(m.getBody(byte[].class));
+        }
     }
 
     /** Signs the frame's changes and sends it. */
