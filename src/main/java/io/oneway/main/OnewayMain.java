@@ -52,7 +52,7 @@ public final class OnewayMain {
         main.setDefaultPropertyPlaceholderLocation(propertyLocations(profile));
         main.setOverrideProperties(overrides);
         main.addMainListener(new SettingsCheck(Path.of("application.properties")));
-        main.addMainListener(new ManagementPortCheck());
+        main.addMainListener(new ManagementAddress());
         main.addMainListener(new EmbeddedDefault());
         main.addMainListener(new SideServices());
         return main;

@@ -122,6 +122,17 @@ class SplitDeploymentIT {
     }
 
     @Test
+    @Order(1)
+    void each_log_names_the_management_address_bound_not_every_network() {
+        for (ReplicatorProcess side : List.of(remote, central)) {
+            List<String> lines = side.logLines();
+            String bound = "http://127.0.0.1:" + side.managementPort() + "/observe/health";
+            assertTrue(lines.stream().anyMatch(l -> l.contains(bound)), bound + " in " + lines);
+            assertTrue(lines.stream().noneMatch(l -> l.contains("0.0.0.0:" + side.managementPort())), String.join("\n", lines));
+        }
+    }
+
+    @Test
     @Order(2)
     void the_sql_installed_again_as_an_upgrade_while_it_runs() {
         for (String side : List.of("remote", "central")) {

@@ -1,5 +1,8 @@
 package io.oneway.testing;
 
+import java.util.HashMap;
+import java.util.Map;
+
 import jakarta.jms.BytesMessage;
 import jakarta.jms.Connection;
 import jakarta.jms.JMSException;
@@ -32,6 +35,7 @@ public final class Injector implements AutoCloseable {
     private final Connection connection;
     private final Session session;
     private final MessageEncoder encoder;
+    private final Map<String, MessageConsumer> consumers = new HashMap<>();
 
     /** @param keys the HMAC keys to sign with, as oneway.keys reads them */
     public Injector(int brokerPort, String keys) throws JMSException {
@@ -42,12 +46,19 @@ public final class Injector implements AutoCloseable {
         connection.start();
     }
 
-    /** The next message of the queue, decoded ({@link WireCodec#decode}), or null when none came within the timeout. */
+    /**
+     * The next message of the queue, decoded ({@link WireCodec#decode}), or null when none came within the timeout.
+     * One consumer per queue for the injector's life: a consumer closed after each message would hand the
+     * messages it had fetched ahead back to the broker, which delivers them again only later.
+     */
     public Object receive(String queue, long timeoutMillis) throws JMSException, MalformedMessageException {
-        try (MessageConsumer c = session.createConsumer(session.createQueue(queue))) {
-            jakarta.jms.Message m = c.receive(timeoutMillis);
-            return m == null ? null : new WireCodec(1 << 24).decode(m.getBody(byte[].class));
+        MessageConsumer c = consumers.get(queue);
+        if (c == null) {
+            c = session.createConsumer(session.createQueue(queue));
+            consumers.put(queue, c);
         }
+        jakarta.jms.Message m = c.receive(timeoutMillis);
+        return m == null ? null : new WireCodec(1 << 24).decode(m.getBody(byte[].class));
     }
 
     /** Signs the frame's changes and sends it. */

@@ -160,6 +160,11 @@ public final class ReplicatorProcess implements AutoCloseable {
         }
     }
 
+    /** The port of its health, metrics and Jolokia endpoints. */
+    public int managementPort() {
+        return managementPort;
+    }
+
     /** The lines of this replicator's log so far. */
     public List<String> logLines() {
         try {
