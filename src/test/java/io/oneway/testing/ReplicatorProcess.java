@@ -160,6 +160,13 @@ public final class ReplicatorProcess implements AutoCloseable {
         }
     }
 
+    /** Exchanges in flight in this route, as Jolokia reads Camel's route MBean (0 when it does not answer). */
+    public int inflight(String routeId) {
+        String body = get("/observe/jolokia/read/org.apache.camel:context=*,type=routes,name=%22" + routeId + "%22/ExchangesInflight");
+        Matcher m = Pattern.compile("\"ExchangesInflight\"\\s*:\\s*(\\d+)").matcher(body == null ? "" : body);
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
     /** The port of its health, metrics and Jolokia endpoints. */
     public int managementPort() {
         return managementPort;
