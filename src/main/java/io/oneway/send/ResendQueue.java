@@ -24,6 +24,7 @@ public final class ResendQueue {
     private final OnewayMetrics metrics;
 
     private ControlMessage pending;
+    private long lastOffered = -1;
     private long serving;
     private long answered;
     private long lastFrom = -1;
@@ -45,7 +46,11 @@ public final class ResendQueue {
                     identity.incarnation());
             return;
         }
-        metrics.count("oneway_resend_requests", identity.source(), 1);
+        // the central side sends each request more than once (oneway.apply.request-copies): count it once
+        if (request.id() != lastOffered) {
+            metrics.count("oneway_resend_requests", identity.source(), 1);
+            lastOffered = request.id();
+        }
         pending = request;
     }
 

@@ -40,7 +40,7 @@ public final class OnewayMetrics implements CamelContextAware {
             Map.entry("oneway_bytes_received", "bytes of messages received"),
             Map.entry("oneway_refused_messages", "messages refused, by reason (malformed, unknown-source, wrong-source, integrity, incarnation)"),
             Map.entry("oneway_refused_changes", "changes dropped from their frame because their integrity code did not verify"),
-            Map.entry("oneway_resend_requests", "resend requests made (central) or received (remote)"),
+            Map.entry("oneway_resend_requests", "resend requests made (central) or received (remote; the copies of a request count once)"),
             Map.entry("oneway_retransmits", "ranges sent again because the central side was silent"),
             Map.entry("oneway_applied_changes", "changes applied on the central database"),
             Map.entry("oneway_duplicate_changes", "changes received again after they were applied or staged, and dropped"),

@@ -44,6 +44,16 @@ class ResendQueueIT {
     }
 
     @Test
+    void the_copies_of_a_request_count_once() {
+        OnewayMetrics metrics = new OnewayMetrics();
+        ResendQueue queue = new ResendQueue(identity, window(), 60_000, metrics);
+        queue.offer(request(11, 20, 7));
+        queue.offer(request(11, 20, 7));
+        queue.offer(request(11, 20, 8));
+        assertEquals(2.0, metrics.counter("oneway_resend_requests", "s").count());
+    }
+
+    @Test
     void what_was_never_sent_is_not_sent_on_request() {
         Sql.exec(remote, "update oneway.sender_state set sent_position = 15");
         ResendQueue queue = new ResendQueue(identity, window(), 0, new OnewayMetrics());
