@@ -16,9 +16,12 @@ package io.oneway.apply;
  * @param ackEvery                an ack goes out as soon as this many changes were applied since the last one, not at the
  *                                next tick: a sender whose window is full waits for it
  * @param progressMillis          apply progress is logged at most this often
+ * @param requestCopies           how many times each resend request is sent (route send-replies): a lost request is
+ *                                otherwise noticed only by waiting for its answer
  */
 public record ReceiverSettings(long resendAfterMillis, long rerequestAfterMillis, long maxRerequestAfterMillis, long settleMillis,
-        long maxParkedBytes, int maxRun, long maxRunBytes, long maxChangeBytes, long ackRepeatMillis, long ackEvery, long progressMillis) {
+        long maxParkedBytes, int maxRun, long maxRunBytes, long maxChangeBytes, long ackRepeatMillis, long ackEvery, long progressMillis,
+        int requestCopies) {
 
     public ReceiverSettings {
         if (maxParkedBytes < 2 * maxRunBytes) {
@@ -27,6 +30,10 @@ public record ReceiverSettings(long resendAfterMillis, long rerequestAfterMillis
         }
         if (maxRun < 1 || rerequestAfterMillis < 1 || ackEvery < 1) {
             throw new IllegalArgumentException("oneway.apply.max-run, oneway.apply.rerequest-after and oneway.apply.ack-every must be positive");
+        }
+        if (requestCopies < 1) {
+            throw new IllegalArgumentException("oneway.apply.request-copies (" + requestCopies + ") must be at least 1: with none, no missing "
+                    + "change would ever be asked for");
         }
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -37,7 +38,7 @@ class GapDetectorIT {
         central = PostgresFixture.newDatabase("gaps", Part.CENTRAL).dataSource();
         exec(central, "create table items(id int primary key, v text)");
         // resend-after and re-request after a minute: only requests that are due at once can show up here
-        detector = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 1_000_000, 30_000));
+        detector = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 1_000_000, 30_000, 2));
     }
 
     private GapDetector detector(ReceiverSettings settings) {
@@ -53,6 +54,13 @@ class GapDetectorIT {
         assertNull(detector.onFrame(frame(3, 4)), "5..6 are still on their way: no resend request yet");
         assertNull(detector.onFrame(frame(5, 6)));
         assertEquals(6, number(central, "select count(*) from items"));
+    }
+
+    @Test
+    void no_copies_of_resend_requests_is_refused_since_nothing_missing_would_be_asked_for() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 1_000_000, 30_000, 0));
+        assertTrue(e.getMessage().contains("oneway.apply.request-copies (0) must be at least 1"), e.getMessage());
     }
 
     @Test
@@ -83,7 +91,7 @@ class GapDetectorIT {
 
     @Test
     void an_answer_reported_by_a_heartbeat_gets_the_time_the_resequencer_may_hold_it() throws Exception {
-        GapDetector settling = detector(new ReceiverSettings(60_000, 60_000, 60_000, 60_000, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 1_000_000, 30_000));
+        GapDetector settling = detector(new ReceiverSettings(60_000, 60_000, 60_000, 60_000, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 1_000_000, 30_000, 2));
         assertNull(settling.onFrame(frame(1, 2)));
         ControlMessage first = settling.onFrame(frame(5, 6));
         assertNull(settling.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, first.id())));
@@ -94,7 +102,7 @@ class GapDetectorIT {
 
     @Test
     void an_ack_goes_out_with_the_frame_that_brings_the_unacknowledged_changes_to_ack_every_not_at_the_next_tick() throws Exception {
-        GapDetector prompt = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 4, 30_000));
+        GapDetector prompt = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 4, 30_000, 2));
         ControlMessage first = prompt.onFrame(frame(1, 4));
         assertEquals(ControlMessage.Kind.ACK, first.kind(), "4 changes applied, none acknowledged: " + first);
         assertEquals(4, first.applied());
@@ -112,7 +120,7 @@ class GapDetectorIT {
     @Test
     void a_source_that_shows_it_missed_the_last_ack_gets_it_again_at_once_not_after_ack_repeat() throws Exception {
         // ack-repeat a minute, ack-every 4, answer-settle 0
-        GapDetector prompt = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 4, 30_000));
+        GapDetector prompt = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 4, 30_000, 2));
         assertEquals(4, prompt.onFrame(frame(1, 4)).applied());
 
         ControlMessage again = prompt.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 4, 0));
@@ -123,7 +131,7 @@ class GapDetectorIT {
         assertEquals(4, retransmitted.received());
         assertNull(prompt.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, 0)), "5..6 may still be on their way");
 
-        GapDetector settling = detector(new ReceiverSettings(60_000, 60_000, 60_000, 60_000, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 4, 30_000));
+        GapDetector settling = detector(new ReceiverSettings(60_000, 60_000, 60_000, 60_000, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 4, 30_000, 2));
         assertEquals(4, settling.onFrame(frame(1, 4)).applied());
         assertNull(settling.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 4, 0)), "the ack went out less than answer-settle ago");
         assertNull(settling.onFrame(frame(1, 4)));
@@ -144,7 +152,7 @@ class GapDetectorIT {
         assertEquals(10, ack.received(), "staged changes are held durably: the sender may go on past them");
 
         // the central replicator restarts: what was staged stays, what was only parked is asked for again
-        GapDetector restarted = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 1_000_000, 30_000));
+        GapDetector restarted = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 1_000_000, 30_000, 2));
         ControlMessage request = restarted.onFrame(new ChangeFrame("s", INCARNATION, tx.subList(14, 20)));
         assertEquals(11, request.from());
         assertEquals(14, request.to());
@@ -164,7 +172,7 @@ class GapDetectorIT {
         exec(central, "create table notes(k text primary key, v text)");
         TableCatalog catalog = new TableCatalog("public.notes");
         GapDetector notes = new GapDetector(new ChangeApplier(central, catalog, new SchemaChanges(catalog, "additive"), new SequenceValues(catalog),
-                new SnapshotLoader(catalog), 4), new OnewayMetrics(), new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 1_000_000, 30_000));
+                new SnapshotLoader(catalog), 4), new OnewayMetrics(), new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 1_000_000, 30_000, 2));
         // a backslash, quote, tab or line break, raw between the key's JSON tokens or escaped in its strings, and text beyond
         // Latin-1: the receive log holds the key as the same JSON value, the logged time as the same instant
         String key = "{\"k\":\t\r\n\"back\\\\slash \\\"quoted\\\" tab\\there ünï 😀\"}";
