@@ -23,8 +23,8 @@ final class ManagementAddress extends MainListenerSupport {
 
     @Override
     public void beforeConfigure(BaseMainSupport main) {
-        PropertiesComponent settings = main.getCamelContext().getPropertiesComponent();
-        if (!enabled(settings)) {
+        PropertiesComponent settings = enabledSettings(main);
+        if (settings == null) {
             return;
         }
         String host = host(settings);
@@ -40,8 +40,8 @@ final class ManagementAddress extends MainListenerSupport {
 
     @Override
     public void afterStart(BaseMainSupport main) {
-        PropertiesComponent settings = main.getCamelContext().getPropertiesComponent();
-        if (!enabled(settings)) {
+        PropertiesComponent settings = enabledSettings(main);
+        if (settings == null) {
             return;
         }
         String host = host(settings);
@@ -49,8 +49,10 @@ final class ManagementAddress extends MainListenerSupport {
         LOG.info("Health, metrics and Jolokia: {}health, {}metrics, {}jolokia", base, base, base);
     }
 
-    private static boolean enabled(PropertiesComponent settings) {
-        return "true".equals(settings.resolveProperty("camel.management.enabled").orElse("false").trim());
+    /** The settings, or null when the management server is off. */
+    private static PropertiesComponent enabledSettings(BaseMainSupport main) {
+        PropertiesComponent settings = main.getCamelContext().getPropertiesComponent();
+        return "true".equals(settings.resolveProperty("camel.management.enabled").orElse("false").trim()) ? settings : null;
     }
 
     private static String host(PropertiesComponent settings) {
