@@ -16,14 +16,14 @@ public final class MessageEncoder {
     private final MessageSigner signer;
     private final OnewayMetrics metrics;
     private final MessageNames names = new MessageNames();
-    private final boolean deflate;
+    private final Compression compression;
 
-    /** @param deflate whether change frames and chunks go {@link Deflate deflated} (oneway.wire.deflate) */
-    public MessageEncoder(WireCodec codec, MessageSigner signer, OnewayMetrics metrics, boolean deflate) {
+    /** @param compression how change frames and chunks go (oneway.wire.compression: lz4, deflate or none) */
+    public MessageEncoder(WireCodec codec, MessageSigner signer, OnewayMetrics metrics, String compression) {
         this.codec = codec;
         this.signer = signer;
         this.metrics = metrics;
-        this.deflate = deflate;
+        this.compression = Compression.of(compression);
     }
 
     /** Replaces the body, a {@link ControlMessage}, with its signed wire form. */
@@ -41,7 +41,7 @@ public final class MessageEncoder {
     public static final String SENT_THROUGH = "OnewaySentThrough";
     /**
      * Exchange property set by {@link #encodeFrame}: the size of the message body in bytes as the
-     * other side holds it (before deflating), which the send window counts.
+     * other side holds it (before compressing), which the send window counts.
      */
     public static final String MESSAGE_BYTES = "OnewayMessageBytes";
 
@@ -74,9 +74,9 @@ public final class MessageEncoder {
         metrics.count("oneway_bytes_sent", source, body.length);
     }
 
-    /** A frame's or chunk's body, deflated when configured, with its size before that. */
+    /** A frame's or chunk's body, compressed as configured, with its size before that. */
     private void writtenChanges(Message message, String source, byte[] plain) {
-        written(message, source, deflate ? Deflate.deflate(plain) : plain);
+        written(message, source, compression.compress(plain));
         message.getExchange().setProperty(MESSAGE_BYTES, plain.length);
     }
 

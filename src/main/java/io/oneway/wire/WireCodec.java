@@ -28,7 +28,7 @@ import com.fasterxml.jackson.core.util.ByteArrayBuilder;
  * </pre>
  * (what from, to, id and digest mean per kind: {@link ControlMessage}). Version 4 makes a change's
  * "m" over its fingerprint ({@link MessageSigner}); version 3 made it over the fields themselves.
- * A change frame or chunk may travel deflated ({@link Deflate}); decode reads both.
+ * A change frame or chunk may travel compressed ({@link Compression}: LZ4 or zlib); decode reads all three forms.
  * Key and row are embedded as JSON objects, byte for byte as the remote database produced
  * them, and read back as exactly those bytes: the integrity code covers that text, the central
  * database parses it, and nothing in between escapes or unescapes it. Written and read as a
@@ -124,7 +124,7 @@ public final class WireCodec {
         if (received.length > maxMessageBytes) {
             throw new MalformedMessageException("message of " + received.length + " bytes is over the limit of " + maxMessageBytes);
         }
-        byte[] bytes = Deflate.plain(received, maxMessageBytes);
+        byte[] bytes = Compression.plain(received, maxMessageBytes);
         Fields m = new Fields();
         try (JsonParser p = json.createParser(bytes)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {

@@ -52,12 +52,22 @@ class StartFailureIT {
     void a_setting_that_is_not_a_number_stops_a_role_with_one_line_naming_it() throws Exception {
         Properties p = new Properties();
         p.setProperty("oneway.send.window", "lots");
-        p.setProperty("oneway.remote.jdbc-url", "jdbc:postgresql://127.0.0.1:" + Ports.free() + "/none");
-        p.setProperty("oneway.broker.url", "tcp://127.0.0.1:" + Ports.free());
-        p.setProperty("camel.management.port", Integer.toString(Ports.free()));
-        Ended run = run("remote", p);
+        // an earlier version's setting, which this one would otherwise ignore without a word
+        p.setProperty("oneway.wire.deflate", "false");
+        Ended run = run("remote", nowhere(p));
         assertEquals(1, run.exit(), run.output());
         assertTrue(run.output().contains("Oneway did not start: settings not valid: oneway.send.window = 'lots' is not a whole number"), run.output());
+        assertTrue(run.output().contains("oneway.wire.deflate = 'false' is no longer read: replaced by oneway.wire.compression"), run.output());
+        assertFalse(run.output().contains("\tat "), "one line, no stack trace:\n" + run.output());
+    }
+
+    @Test
+    void a_compression_that_is_not_known_stops_a_role_with_one_line_naming_the_choices() throws Exception {
+        Properties p = new Properties();
+        p.setProperty("oneway.wire.compression", "zip");
+        Ended run = run("remote", nowhere(p));
+        assertEquals(1, run.exit(), run.output());
+        assertTrue(run.output().contains("oneway.wire.compression = 'zip' is not one of [lz4, deflate, none]"), run.output());
         assertFalse(run.output().contains("\tat "), "one line, no stack trace:\n" + run.output());
     }
 
@@ -78,6 +88,14 @@ class StartFailureIT {
     }
 
     private record Ended(int exit, String output) {
+    }
+
+    /** The settings, with a remote database, a broker and a management port that nothing listens on. */
+    private static Properties nowhere(Properties settings) {
+        settings.setProperty("oneway.remote.jdbc-url", "jdbc:postgresql://127.0.0.1:" + Ports.free() + "/none");
+        settings.setProperty("oneway.broker.url", "tcp://127.0.0.1:" + Ports.free());
+        settings.setProperty("camel.management.port", Integer.toString(Ports.free()));
+        return settings;
     }
 
     private static Ended run(String profile, Properties settings) throws IOException, InterruptedException {

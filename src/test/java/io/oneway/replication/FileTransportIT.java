@@ -6,6 +6,6 @@ import io.oneway.testing.Transport;
 class FileTransportIT extends LossyLinkScenario {
 
     FileTransportIT() {
-        super(Transport.FILES, false);
+        super(Transport.FILES, "none");
     }
 }

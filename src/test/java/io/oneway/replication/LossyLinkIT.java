@@ -6,6 +6,6 @@ import io.oneway.testing.Transport;
 class LossyLinkIT extends LossyLinkScenario {
 
     LossyLinkIT() {
-        super(Transport.JMS, true);
+        super(Transport.JMS, "lz4");
     }
 }

@@ -42,7 +42,7 @@ public final class Injector implements AutoCloseable {
         factory = new ActiveMQConnectionFactory("tcp://127.0.0.1:" + brokerPort + "?minLargeMessageSize=4194304");
         connection = factory.createConnection();
         session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
-        encoder = new MessageEncoder(new WireCodec(1 << 24), new MessageSigner(keys), new OnewayMetrics(), true);
+        encoder = new MessageEncoder(new WireCodec(1 << 24), new MessageSigner(keys), new OnewayMetrics(), "lz4");
         connection.start();
     }
 
