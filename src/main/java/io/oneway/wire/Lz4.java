@@ -12,20 +12,21 @@ import net.jpountz.xxhash.XXHashFactory;
 /**
  * A message body compressed for the wire as one standard LZ4 frame (the LZ4 Frame Format 1.6.x:
  * magic 0x184D2204, independent blocks of at most 4 MB, the content size in the header and the
- * content's xxHash32 after the last block), as {@code lz4.frame.compress(body, store_size=True,
- * content_checksum=True, block_size=lz4.frame.BLOCKSIZE_MAX4MB, block_linked=False)} in Python
- * makes it. A change frame shrinks about three times, at a tenth of zlib's CPU: deflating and
+ * content's xxHash32 after the last block): {@code lz4 -d} and Python's {@code lz4.frame.decompress}
+ * read it, and this reads what {@code lz4.frame.compress(body, store_size=True,
+ * content_checksum=True, block_linked=False)} makes. A change frame shrinks about three times, at a tenth of zlib's CPU: deflating and
  * inflating was 7 % of the machine's CPU in the benchmark's catch-up, and a fifth of the sender's
  * serial page. The body starts with the byte 0x04, which neither JSON nor zlib does; the content
- * checksum makes a corrupted body refused like any other malformed message. Read here only as
- * Oneway writes it: a frame with other flags is refused with the reason.
+ * checksum makes a corrupted body refused like any other malformed message. Read here as Oneway
+ * writes it, with any of the format's block sizes (LZ4's own tools choose a smaller one for a
+ * smaller body): a frame with other flags is refused with the reason.
  */
 final class Lz4 {
 
     private static final int MAGIC = 0x184D2204;
     /** Version 01, blocks independent, no block checksums, the content size, the content checksum. */
     private static final int FLAGS = 0x6C;
-    /** Blocks of at most 4 MB. */
+    /** Blocks of at most 4 MB, when written; read, 64 kB (0x40), 256 kB, 1 MB or 4 MB (0x70), as the frame says. */
     private static final int BLOCK_DESCRIPTOR = 0x70;
     private static final int BLOCK_BYTES = 4 << 20;
     private static final int HEADER_BYTES = 4 + 2 + 8 + 1;
@@ -73,10 +74,12 @@ final class Lz4 {
         if (body.length < HEADER_BYTES + 8) {
             throw new MalformedMessageException("LZ4 message is cut short");
         }
-        if ((body[4] & 0xFF) != FLAGS || (body[5] & 0xFF) != BLOCK_DESCRIPTOR) {
+        int sizeCode = (body[5] & 0xFF) >> 4;
+        if ((body[4] & 0xFF) != FLAGS || (body[5] & 0x8F) != 0 || sizeCode < 4) {
             throw new MalformedMessageException(String.format("LZ4 message has flags 0x%02X 0x%02X, not 0x%02X 0x%02X (independent blocks of at most"
-                    + " 4 MB, with the content size and checksum)", body[4] & 0xFF, body[5] & 0xFF, FLAGS, BLOCK_DESCRIPTOR));
+                    + " 64 kB to 4 MB, with the content size and checksum)", body[4] & 0xFF, body[5] & 0xFF, FLAGS, BLOCK_DESCRIPTOR));
         }
+        int blockBytes = 1 << 8 + 2 * sizeCode;
         if (body[14] != headerChecksum(body)) {
             throw new MalformedMessageException("LZ4 message is corrupt: its header checksum does not match");
         }
@@ -97,11 +100,12 @@ final class Lz4 {
                 break;
             }
             int length = word & ~UNCOMPRESSED;
-            if (length > BLOCK_BYTES || length > body.length - at) {
-                throw new MalformedMessageException(length > BLOCK_BYTES ? "LZ4 message is corrupt: a block of " + length + " bytes"
+            if (length > blockBytes || length > body.length - at) {
+                throw new MalformedMessageException(length > blockBytes ? "LZ4 message is corrupt: a block of " + length + " bytes"
                         : "LZ4 message is cut short");
             }
-            filled += (word & UNCOMPRESSED) != 0 ? stored(body, at, length, plain, filled) : unpacked(body, at, length, plain, filled);
+            filled += (word & UNCOMPRESSED) != 0 ? stored(body, at, length, plain, filled)
+                    : unpacked(body, at, length, plain, filled, blockBytes);
             at += length;
         }
         if (filled != plain.length) {
@@ -125,9 +129,9 @@ final class Lz4 {
         return length;
     }
 
-    private static int unpacked(byte[] body, int at, int length, byte[] plain, int filled) throws MalformedMessageException {
+    private static int unpacked(byte[] body, int at, int length, byte[] plain, int filled, int blockBytes) throws MalformedMessageException {
         try {
-            return DECOMPRESSOR.decompress(body, at, length, plain, filled, Math.min(BLOCK_BYTES, plain.length - filled));
+            return DECOMPRESSOR.decompress(body, at, length, plain, filled, Math.min(blockBytes, plain.length - filled));
         } catch (LZ4Exception e) {
             throw new MalformedMessageException("LZ4 message is corrupt: " + e.getMessage());
         }

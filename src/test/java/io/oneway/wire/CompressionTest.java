@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,7 +25,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.oneway.support.OnewayMetrics;
+import net.jpountz.lz4.LZ4Factory;
 import net.jpountz.lz4.LZ4FrameInputStream;
+import net.jpountz.lz4.LZ4FrameOutputStream;
+import net.jpountz.xxhash.XXHashFactory;
 
 class CompressionTest {
 
@@ -74,6 +79,22 @@ class CompressionTest {
         }
     }
 
+    /** LZ4's own tools write a smaller block size for a smaller body (Python's lz4.frame 1 MB for a frame of 400 kB). */
+    @Test
+    void a_standard_lz4_frame_of_smaller_blocks_is_read() throws Exception {
+        byte[] plain = codec.encode(frame(1000));
+        ByteArrayOutputStream written = new ByteArrayOutputStream();
+        try (OutputStream out = new LZ4FrameOutputStream(written, LZ4FrameOutputStream.BLOCKSIZE.SIZE_64KB, plain.length,
+                LZ4Factory.fastestInstance().fastCompressor(), XXHashFactory.fastestInstance().hash32(), LZ4FrameOutputStream.FLG.Bits.BLOCK_INDEPENDENCE,
+                LZ4FrameOutputStream.FLG.Bits.CONTENT_SIZE, LZ4FrameOutputStream.FLG.Bits.CONTENT_CHECKSUM)) {
+            out.write(plain);
+        }
+        byte[] body = written.toByteArray();
+        assertEquals(0x40, body[5], "blocks of 64 kB");
+        assertTrue(plain.length > 2 * 65536, "several blocks: " + plain.length);
+        assertArrayEquals(plain, Compression.plain(body, 200_000));
+    }
+
     @Test
     void incompressible_bytes_and_bodies_of_several_blocks_come_back_whole() throws Exception {
         byte[] noise = new byte[100_000];
@@ -99,6 +120,9 @@ class CompressionTest {
         byte[] flags = body.clone();
         flags[4] = 0x60;
         assertMalformed(flags, "flags 0x60 0x70");
+        byte[] blocks = body.clone();
+        blocks[5] = 0x30; // blocks of 16 kB: not in the format
+        assertMalformed(blocks, "flags 0x6C 0x30");
         assertMalformed(Arrays.copyOf(body, 16), "cut short");
     }
 
