@@ -1,5 +1,7 @@
 package io.oneway.wire;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 import net.jpountz.lz4.LZ4Compressor;
@@ -40,36 +42,37 @@ final class Lz4 {
 
     /** Whether the body starts as an LZ4 frame does. */
     static boolean framed(byte[] body) {
-        return body.length >= 4 && intAt(body, 0) == MAGIC;
+        return body.length >= 4 && le(body).getInt(0) == MAGIC;
     }
 
     static byte[] compress(byte[] plain) {
         int blocks = Math.max(1, (plain.length + BLOCK_BYTES - 1) / BLOCK_BYTES);
         byte[] out = new byte[HEADER_BYTES + blocks * (4 + COMPRESSOR.maxCompressedLength(Math.min(plain.length, BLOCK_BYTES))) + 8];
-        putInt(out, 0, MAGIC);
+        ByteBuffer w = le(out);
+        w.putInt(0, MAGIC);
         out[4] = (byte) FLAGS;
         out[5] = (byte) BLOCK_DESCRIPTOR;
-        putLong(out, 6, plain.length);
+        w.putLong(6, plain.length);
         out[14] = headerChecksum(out);
         int at = HEADER_BYTES;
         for (int from = 0; from < plain.length; from += BLOCK_BYTES) {
             int length = Math.min(BLOCK_BYTES, plain.length - from);
             int packed = COMPRESSOR.compress(plain, from, length, out, at + 4, out.length - at - 4);
             if (packed < length) {
-                putInt(out, at, packed);
+                w.putInt(at, packed);
                 at += 4 + packed;
             } else { // incompressible: the block goes as it is, as the format allows
-                putInt(out, at, length | UNCOMPRESSED);
+                w.putInt(at, length | UNCOMPRESSED);
                 System.arraycopy(plain, from, out, at + 4, length);
                 at += 4 + length;
             }
         }
-        putInt(out, at, 0);
-        putInt(out, at + 4, XXHASH.hash(plain, 0, plain.length, 0));
+        w.putInt(at, 0);
+        w.putInt(at + 4, XXHASH.hash(plain, 0, plain.length, 0));
         return Arrays.copyOf(out, at + 8);
     }
 
-    /** @throws MalformedMessageException when the body is not a whole, valid frame as Oneway writes them, or holds more than {@code max} bytes */
+    /** @throws MalformedMessageException when the body is not a whole, valid frame of the kind Oneway writes (any block size), or holds more than {@code max} bytes */
     static byte[] decompress(byte[] body, int max) throws MalformedMessageException {
         if (body.length < HEADER_BYTES + 8) {
             throw new MalformedMessageException("LZ4 message is cut short");
@@ -83,7 +86,8 @@ final class Lz4 {
         if (body[14] != headerChecksum(body)) {
             throw new MalformedMessageException("LZ4 message is corrupt: its header checksum does not match");
         }
-        long size = longAt(body, 6);
+        ByteBuffer r = le(body);
+        long size = r.getLong(6);
         if (size < 0 || size > max) {
             throw new MalformedMessageException("LZ4 message decompresses to " + size + " bytes, more than the limit of " + max + " bytes");
         }
@@ -94,7 +98,7 @@ final class Lz4 {
             if (at + 4 > body.length) {
                 throw new MalformedMessageException("LZ4 message is cut short");
             }
-            int word = intAt(body, at);
+            int word = r.getInt(at);
             at += 4;
             if (word == 0) {
                 break;
@@ -115,7 +119,7 @@ final class Lz4 {
             throw new MalformedMessageException(body.length - at < 4 ? "LZ4 message is cut short"
                     : "LZ4 message has " + (body.length - at - 4) + " bytes after its end");
         }
-        if (intAt(body, at) != XXHASH.hash(plain, 0, plain.length, 0)) {
+        if (r.getInt(at) != XXHASH.hash(plain, 0, plain.length, 0)) {
             throw new MalformedMessageException("LZ4 message is corrupt: its content checksum does not match");
         }
         return plain;
@@ -142,23 +146,8 @@ final class Lz4 {
         return (byte) (XXHASH.hash(frame, 4, HEADER_BYTES - 5, 0) >> 8);
     }
 
-    /** Little-endian, as the format's fields are. */
-    private static int intAt(byte[] b, int at) {
-        return b[at] & 0xFF | (b[at + 1] & 0xFF) << 8 | (b[at + 2] & 0xFF) << 16 | (b[at + 3] & 0xFF) << 24;
-    }
-
-    private static long longAt(byte[] b, int at) {
-        return intAt(b, at) & 0xFFFFFFFFL | (long) intAt(b, at + 4) << 32;
-    }
-
-    private static void putInt(byte[] b, int at, int value) {
-        for (int i = 0; i < 4; i++) {
-            b[at + i] = (byte) (value >>> 8 * i);
-        }
-    }
-
-    private static void putLong(byte[] b, int at, long value) {
-        putInt(b, at, (int) value);
-        putInt(b, at + 4, (int) (value >>> 32));
+    /** The bytes read and written little-endian, as the format's fields are. */
+    private static ByteBuffer le(byte[] bytes) {
+        return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
     }
 }
