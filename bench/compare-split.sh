@@ -11,7 +11,8 @@
 # cold catch-up), then WARM_ROUNDS (2) catch-ups by the running replicators (the central database
 # away while N x 2 transactions are written). Per drain: its rate (first apply to last) and the CPU
 # seconds each of the four processes used (split-PHASE-cpu.txt; both replicators' JFR samples by area
-# in split-profiles.txt). One line per revision and round in target/compare/split.md.
+# in split-profiles.txt, with each process's busiest threads; with PERF=1 the whole machine by process
+# and function in target/compare/RUN/perf-PHASE.txt). One line per revision and round in target/compare/split.md.
 # BEFORE_OPTS and AFTER_OPTS add JVM options to both replicators of either revision.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -95,13 +95,13 @@ build() { # $1 revision: a worktree of it, built; prints its directory
   (cd "$dir" && mvn -q -B package -DskipTests dependency:build-classpath -Dmdep.outputFile=target/classpath.txt >/dev/null)
   echo "$dir"
 }
-thread_cpu() { # $1 before, $2 after (jcmd Thread.print): CPU seconds per thread in between, the largest first
-  python3 - "$1" "$2" <<'PY'
+thread_cpu() { # $1 before, $2 after (jcmd Thread.print): CPU seconds per thread in between, the $3 (default 15) largest
+  python3 - "$1" "$2" "${3:-15}" <<'PY'
 import re, sys
 def load(f):
     return {m.group(1): float(m.group(2)) for m in (re.match(r'"(.*?)".*cpu=([\d.]+)ms', l) for l in open(f)) if m}
 a, b = load(sys.argv[1]), load(sys.argv[2])
-for v, k in sorted(((b[k] - a.get(k, 0.0), k) for k in b), reverse=True)[:15]:
+for v, k in sorted(((b[k] - a.get(k, 0.0), k) for k in b), reverse=True)[:int(sys.argv[3])]:
     print(f"{v / 1000:7.2f} s  {k}")
 PY
 }
@@ -193,21 +193,37 @@ split_pids() { echo "$REMOTE_PID $CENTRAL_PID $BRANCH_BROKER_PID $CENTRAL_BROKER
 cpu_now() { # the machine's busy CPU ticks, then each process's of split_pids
   echo "$(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat) $(for p in $(split_pids); do awk '{printf "%d ", $14 + $15}' /proc/$p/stat; done)"
 }
-profiled() { # $1 phase, rest: a command run with both replicators recorded by JFR and the CPU counted
+profiled() { # $1 phase, rest: a command run with both replicators recorded by JFR and the CPU counted; sets
+  # PROFILED_CPU (the machine's busy CPU seconds meanwhile) and PROFILED_JIT (those of the JIT compilers' threads)
   local pid before after begin end
+  # each process's threads (jcmd, outside the counted CPU), and with PERF=1 the whole machine (perf)
+  for pid in $(split_pids); do jcmd "$pid" Thread.print > "$OUT/threads-$1-$pid-before.txt" 2>/dev/null || true; done
+  [ "${PERF:-0}" = 0 ] || { perf record -e cpu-clock -F 999 -a -g -o "$OUT/perf-$1.data" > /dev/null 2>&1 & PERF_PID=$!; }
   begin=$(date +%T); before=$(cpu_now)
   "${@:2}"
   after=$(cpu_now); end=$(date +%T)
+  [ -z "${PERF_PID:-}" ] || { ps -eo pid,args > "$OUT/ps-$1.txt"; kill -INT "$PERF_PID"; wait "$PERF_PID" || true; PERF_PID=
+    perf script -F comm,pid,tid,time,ip,sym,dso -i "$OUT/perf-$1.data" 2>/dev/null | python3 bench/perf-summary.py "$OUT/ps-$1.txt" > "$OUT/perf-$1.txt"; }
+  for pid in $(split_pids); do jcmd "$pid" Thread.print > "$OUT/threads-$1-$pid-after.txt" 2>/dev/null || true; done
+  { echo "split deployment, $1 phase, CPU seconds per thread (remote and central replicator, branch and central broker):"
+    for pid in $(split_pids); do thread_cpu "$OUT/threads-$1-$pid-before.txt" "$OUT/threads-$1-$pid-after.txt" 8; echo; done; } > "$OUT/split-$1-threads.txt"
+  # the JIT compilers' threads of all four processes: how far the JVMs still are from warm
+  PROFILED_JIT=$(for pid in $(split_pids); do thread_cpu "$OUT/threads-$1-$pid-before.txt" "$OUT/threads-$1-$pid-after.txt" 1000; done \
+    | awk '/ C[12] CompilerThread/ {s += $1} END {printf "%.2f", s}')
   for pid in $REMOTE_PID $CENTRAL_PID; do jcmd "$pid" JFR.dump name=split begin="$begin" filename="$OUT/split-$1-$pid.jfr" > /dev/null; done
-  python3 - "$(getconf CLK_TCK)" "$before" "$after" > "$OUT/split-$1-cpu.txt" <<'PY'
+  PROFILED_CPU=$(python3 - "$(getconf CLK_TCK)" "$before" "$after" "$PROFILED_JIT" "$OUT/split-$1-cpu.txt" <<'PY'
 import sys
 hz = int(sys.argv[1]); b = [int(x) for x in sys.argv[2].split()]; a = [int(x) for x in sys.argv[3].split()]
 d = [(y - x) / hz for x, y in zip(b, a)]
 parts = dict(zip(["remote replicator", "central replicator", "branch broker", "central broker"], d[1:]))
 parts["PostgreSQL, pgbench and the rest"] = d[0] - sum(d[1:])
-print(f"CPU seconds used in the phase, {d[0]:.1f} in all: " + ", ".join(f"{k} {v:.1f} ({100 * v / d[0]:.0f} %)" for k, v in parts.items()))
+with open(sys.argv[5], "w") as out:
+    print(f"CPU seconds used in the phase, {d[0]:.1f} in all: " + ", ".join(f"{k} {v:.1f} ({100 * v / d[0]:.0f} %)" for k, v in parts.items())
+          + f"; the four JVMs' JIT compilers {float(sys.argv[4]):.1f} of it", file=out)
+print(f"{d[0]:.2f}")
 PY
-  { echo "split deployment, $1 phase:"; cat "$OUT/split-$1-cpu.txt"
+)
+  { echo "split deployment, $1 phase:"; cat "$OUT/split-$1-cpu.txt" "$OUT/split-$1-threads.txt"
     for pid in $REMOTE_PID $CENTRAL_PID; do
       echo "$([ "$pid" = "$REMOTE_PID" ] && echo remote || echo central) replicator, CPU samples by area:"
       jfr print --stack-depth 64 --events jdk.ExecutionSample "$OUT/split-$1-$pid.jfr" | python3 bench/profile-summary.py "$begin" "$end"
@@ -242,10 +258,14 @@ wal_load() { # pgbench's N x 2 transactions on $DB beside the running WAL reader
   q $REM $DB "checkpoint"
   q $REM $DB "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null
   walsender=$(q $REM $DB "select pid from pg_stat_replication where application_name = 'oneway-wal-reader'")
+  # with PERF=1 the whole machine is recorded over the load (perf), into $OUT/perf-wal-load-N.txt
+  [ "${PERF:-0}" = 0 ] || { WAL_LOADS=$((${WAL_LOADS:-0} + 1)); perf record -e cpu-clock -F 999 -a -g -o "$OUT/perf-wal.data" > /dev/null 2>&1 & PERF_PID=$!; }
   ws0=$(awk '{print $14 + $15}' /proc/$walsender/stat); cpu0=$(cpu_ticks); t0=$(now)
   WAL_TPS=$(pgb -t "$N" $DB | awk '/^tps/ {print int($3)}')
   t1=$(now); wal_read; t2=$(now)
   ws1=$(awk '{print $14 + $15}' /proc/$walsender/stat)
+  [ -z "${PERF_PID:-}" ] || { ps -eo pid,args > "$OUT/ps-wal.txt"; kill -INT "$PERF_PID"; wait "$PERF_PID" || true; PERF_PID=
+    perf script -F comm,pid,tid,time,ip,sym,dso -i "$OUT/perf-wal.data" 2>/dev/null | python3 bench/perf-summary.py "$OUT/ps-wal.txt" > "$OUT/perf-wal-load-$WAL_LOADS.txt"; }
   WAL_CORES=$(python3 bench/cpu.py cores "$cpu0" "$(cpu_ticks)" "$(python3 -c "print($t2 - $t0)")")
   ms=$(q $REM $DB "select round(coalesce(sum(total_exec_time), 0)) from pg_stat_statements where toplevel and (query like '%wal_recording%' or query ilike '%copy oneway.change_%'
     or query like '%record_wal_changes%')")  # the last: the one statement of revisions before WalRecording

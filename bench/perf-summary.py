@@ -5,7 +5,7 @@
 
 PS.txt is `ps -eo pid,args` taken at the end of the drain, to name each PostgreSQL backend by
 its cluster and application. Prints the CPU seconds of each process (idle included), then for
-the three busiest PostgreSQL backends the functions their samples were in (inclusive: a
+the four busiest PostgreSQL backends the functions their samples were in (inclusive: a
 function counts once per sample wherever it is on the stack), so a server's time can be split
 into parsing, planning, JSON input, index inserts and so on."""
 import re
@@ -59,9 +59,10 @@ rate = total / (seconds * 2) if seconds else 1  # samples per CPU-second (two co
 print(f"{total} samples over {seconds:.1f} s")
 print("CPU seconds by process:")
 for (comm, p), n in per_process.most_common(15):
-    label = "idle" if comm == "swapper" else names.get(p, comm)
+    # a JVM's threads are told apart by their (truncated) names
+    label = "idle" if comm == "swapper" else names.get(p, comm)[:60] + (f" [{comm}]" if comm not in ("postgres", "swapper") else "")
     print(f"  {n / rate:6.2f} s  {p:>7}  {label}")
-backends = [p for (comm, p), _ in per_process.most_common() if comm == "postgres"][:3]
+backends = [p for (comm, p), _ in per_process.most_common() if comm == "postgres"][:4]
 for p in backends:
     n = samples[p]
     print(f"\n{names.get(p, 'postgres ' + p)}: {n / rate:.2f} s; functions by share of its samples (inclusive)")

@@ -16,7 +16,8 @@
 #   a live snapshot (onboarding) of a 1,000,000-row table / native copy_data, and lag meanwhile,
 #   and in the split deployment (the remote and central replicators as processes of the
 #   distribution, a broker on each side joined by core bridges): the catch-up of replicators
-#   started on a backlog and of running ones, live at full speed (capture triggers, then from the WAL), each with a CPU
+#   started on a backlog and of running ones (the first drain after start, and after live once the JIT
+#   compilers settled), live at full speed (capture triggers, then from the WAL), each with a CPU
 #   profile of both processes, and the drain after an
 #   outage of the head office's broker / of the central replicator.
 # Before the split deployment the replicator runs as one JVM (both halves, embedded broker,
@@ -24,6 +25,7 @@
 # its clusters. Settings: N (transactions per client for backlogs, default 30000),
 # LIVE_SECONDS (60), RATE_TPS (100 transactions/s = 500 changes/s), LOSSY_N (10000),
 # OUTAGE_MINUTES (2), OUTAGE_TPS (150 transactions/s during the outages), SNAPSHOT_ROWS (1000000),
+# SETTLE_DRAINS (6: most catch-ups of the running split deployment to wait for its JIT to settle),
 # REPLICATOR_OPTS (extra JVM options of the replicator, e.g. -Doneway.send.frame-size=2000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +34,7 @@ ROOT=$(pwd)
 V=15; REM=5433; CEN=5434
 N=${N:-30000}; LIVE_SECONDS=${LIVE_SECONDS:-60}; RATE_TPS=${RATE_TPS:-100}; LOSSY_N=${LOSSY_N:-10000}
 OUTAGE_MINUTES=${OUTAGE_MINUTES:-2}; OUTAGE_TPS=${OUTAGE_TPS:-150}; SNAPSHOT_ROWS=${SNAPSHOT_ROWS:-1000000}
+SETTLE_DRAINS=${SETTLE_DRAINS:-6}
 OUT=$ROOT/target/bench; mkdir -p "$OUT"; rm -rf "$OUT/data" "$OUT"/broker-* "$OUT"/split-*
 RESULTS=$OUT/results.md
 REPLICATOR_PID=
@@ -314,6 +317,19 @@ record "split deployment, catch-up by the running replicators: $CATCHUP_N change
 log "split deployment: live at full speed for $LIVE_SECONDS s"
 profiled live live_run split-live
 live_record "split deployment, live"
+# The running replicators' catch-up once more, after live and as often as it takes (at most SETTLE_DRAINS
+# times) for the four JVMs' JIT compilers to use under a tenth of a drain's CPU: a deployment that has
+# replicated for a while. The first running catch-up above still has the compilers at a quarter or more
+# of its CPU (BENCHMARKS.md "The split deployment's JIT warm-up").
+log "split deployment: catch-ups until the JIT compilers settle"
+settle_rates=""; settled=no
+for r in $(seq "$SETTLE_DRAINS"); do
+  catchup_backlog
+  profiled "catchup-settle-$r" catchup_drain
+  settle_rates="$settle_rates $CATCHUP_RATE"
+  if python3 -c "import sys; sys.exit(0 if $PROFILED_JIT < 0.1 * $PROFILED_CPU else 1)"; then settled=yes; break; fi
+done
+record "split deployment, catch-up by the running replicators after live, drain $r (compilers settled: $settled, $PROFILED_JIT of $PROFILED_CPU CPU s): $CATCHUP_N changes at $CATCHUP_RATE changes/s, $(python3 -c "print(round($CATCHUP_RATE/$native_catchup,2))") x native; each drain after live: ${settle_rates# } changes/s"
 outage() { # $1 stop command, $2 start command; sets BACKLOG and DRAIN (changes/s)
   local from t0 target t1 t2 writer
   from=$(applied); t0=$(date +%s)
