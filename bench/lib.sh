@@ -259,7 +259,7 @@ wal_load() { # pgbench's N x 2 transactions on $DB beside the running WAL reader
   q $REM $DB "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" > /dev/null
   walsender=$(q $REM $DB "select pid from pg_stat_replication where application_name = 'oneway-wal-reader'")
   # with PERF=1 the whole machine is recorded over the load (perf), into $OUT/perf-wal-load-N.txt
-  [ "${PERF:-0}" = 0 ] || { WAL_LOADS=$((${WAL_LOADS:-0} + 1)); perf record -e cpu-clock -F 999 -a -g -o "$OUT/perf-wal.data" > /dev/null 2>&1 & PERF_PID=$!; }
+  [ "${PERF:-0}" = 0 ] || { WAL_LOADS=$(($(find "$OUT" -maxdepth 1 -name "perf-wal-load-*.txt" | wc -l) + 1)); perf record -e cpu-clock -F 999 -a -g -o "$OUT/perf-wal.data" > /dev/null 2>&1 & PERF_PID=$!; }
   ws0=$(awk '{print $14 + $15}' /proc/$walsender/stat); cpu0=$(cpu_ticks); t0=$(now)
   WAL_TPS=$(pgb -t "$N" $DB | awk '/^tps/ {print int($3)}')
   t1=$(now); wal_read; t2=$(now)
