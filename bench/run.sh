@@ -10,7 +10,8 @@
 #   native logical replication (live rate, catch-up of a backlog),
 #   capture write cost (pgbench tps with Oneway's capture trigger / without),
 #   Oneway catch-up of a 300,000-change backlog (replicator started on it, and a running one after
-#   its central database was away while as many were written), live lag under full-speed pgbench,
+#   its central database was away while as many were written: its second drain, and after live once
+#   its JIT compilers settled), live lag under full-speed pgbench,
 #   latency at 500 changes/s, throughput through a 10 % lossy link / lossless, peak memory,
 #   capture from the WAL (oneway.capture.from-wal): write cost, catch-up, live rate and lag,
 #   a live snapshot (onboarding) of a 1,000,000-row table / native copy_data, and lag meanwhile,
@@ -25,7 +26,7 @@
 # its clusters. Settings: N (transactions per client for backlogs, default 30000),
 # LIVE_SECONDS (60), RATE_TPS (100 transactions/s = 500 changes/s), LOSSY_N (10000),
 # OUTAGE_MINUTES (2), OUTAGE_TPS (150 transactions/s during the outages), SNAPSHOT_ROWS (1000000),
-# SETTLE_DRAINS (6: most catch-ups of the running split deployment to wait for its JIT to settle),
+# SETTLE_DRAINS (6: most catch-ups of a running replicator, all-in-one and split, to wait for its JIT to settle),
 # REPLICATOR_OPTS (extra JVM options of the replicator, e.g. -Doneway.send.frame-size=2000).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -170,6 +171,31 @@ pgb -R "$RATE_TPS" -T 30 bench > /dev/null
 wait_applied "$(captured)"
 read -r l50 l99 lmax < <(q $CEN bench "select extract(epoch from applied_at - logged_at) from oneway.receive_log where position > $from" | python3 bench/stats.py)
 record "latency commit->applied at $((RATE_TPS * 5)) changes/s: p50 $(python3 -c "print(int($l50*1000))") ms, p99 $(python3 -c "print(int($l99*1000))") ms, max $(python3 -c "print(int($lmax*1000))") ms"
+
+# --- catch-up by the running replicator once its JIT has settled ------------------------------------
+# The catch-up above is the JVM's second drain, its JIT compilers still busy. After live and latency, the
+# running replicator's catch-up again, as often as it takes (at most SETTLE_DRAINS times) for the
+# compilers to use under a tenth of a drain's CPU: a replicator that has run for a while.
+settle_catchups() { # $1 what, $2 the command that runs a drain ($2 PHASE catchup_drain) and sets PROFILED_JIT and PROFILED_CPU
+  local r rates="" settled=no
+  for r in $(seq "$SETTLE_DRAINS"); do
+    catchup_backlog
+    $2 "catchup-settle-$r" catchup_drain
+    rates="$rates $CATCHUP_RATE"
+    if python3 -c "import sys; sys.exit(0 if $PROFILED_JIT < 0.1 * $PROFILED_CPU else 1)"; then settled=yes; break; fi
+  done
+  record "$1, drain $r (compilers settled: $settled, $PROFILED_JIT of $PROFILED_CPU CPU s): $CATCHUP_N changes at $CATCHUP_RATE changes/s, $(python3 -c "print(round($CATCHUP_RATE/$native_catchup,2))") x native; each drain after live: ${rates# } changes/s"
+}
+jit_counted() { # $1 phase, rest: a command run with the all-in-one replicator's compiler threads and the machine's CPU counted
+  local before
+  jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-$1-before.txt"; before=$(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat)
+  "${@:2}"
+  PROFILED_CPU=$(python3 -c "print(round(($(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat) - $before) / $(getconf CLK_TCK), 2))")
+  jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-$1-after.txt"
+  PROFILED_JIT=$(thread_cpu "$OUT/threads-$1-before.txt" "$OUT/threads-$1-after.txt" 1000 | awk '/ C[12] CompilerThread/ {s += $1} END {printf "%.2f", s}')
+}
+log "catch-ups until the JIT compilers settle"
+settle_catchups "Oneway catch-up, running replicator after live" jit_counted
 stop_replicator
 record "peak memory (RSS, VmHWM) of the replicator JVM (-Xmx512m): $((PEAK_RSS_KB / 1024)) MB"
 
@@ -322,14 +348,7 @@ live_record "split deployment, live"
 # replicated for a while. The first running catch-up above still has the compilers at a quarter or more
 # of its CPU (BENCHMARKS.md "The split deployment's JIT warm-up").
 log "split deployment: catch-ups until the JIT compilers settle"
-settle_rates=""; settled=no
-for r in $(seq "$SETTLE_DRAINS"); do
-  catchup_backlog
-  profiled "catchup-settle-$r" catchup_drain
-  settle_rates="$settle_rates $CATCHUP_RATE"
-  if python3 -c "import sys; sys.exit(0 if $PROFILED_JIT < 0.1 * $PROFILED_CPU else 1)"; then settled=yes; break; fi
-done
-record "split deployment, catch-up by the running replicators after live, drain $r (compilers settled: $settled, $PROFILED_JIT of $PROFILED_CPU CPU s): $CATCHUP_N changes at $CATCHUP_RATE changes/s, $(python3 -c "print(round($CATCHUP_RATE/$native_catchup,2))") x native; each drain after live: ${settle_rates# } changes/s"
+settle_catchups "split deployment, catch-up by the running replicators after live" profiled
 outage() { # $1 stop command, $2 start command; sets BACKLOG and DRAIN (changes/s)
   local from t0 target t1 t2 writer
   from=$(applied); t0=$(date +%s)
@@ -371,7 +390,7 @@ split_stop
 DB=bench
 
 peak_heap=$(jfr print --events jdk.GCHeapSummary "$OUT/catchup.jfr" | awk '/heapUsed/ {v = $3; if ($4 == "GB") v *= 1024; if ($4 == "kB") v /= 1024; if (v > m) m = v} END {print int(m)}')
-record "peak heap used (JFR, catch-up, live and latency phases): $peak_heap MB of 512 MB"
+record "peak heap used (JFR, catch-up, live, latency and settled catch-up phases): $peak_heap MB of 512 MB"
 log "profile of the catch-up (JFR)"
 { echo; echo '```'; jfr print --stack-depth 64 --events jdk.ExecutionSample "$OUT/catchup.jfr" | python3 bench/profile-summary.py
   echo "waits for a database (socket reads over 10 ms):"; jfr print --events jdk.SocketRead "$OUT/catchup.jfr" | python3 bench/db-waits.py
