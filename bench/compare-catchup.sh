@@ -37,9 +37,10 @@ catchup() { # $1 label, $2 source directory: one run; appends its line to RESULT
     statements_reset $REM
     jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-before.txt"
     [ "${PERF:-0}" = 0 ] || [ "$r" != "$WARM_ROUNDS" ] || { perf record -e cpu-clock -F 999 -a -g -o "$OUT/perf.data" > /dev/null 2>&1 & PERF_PID=$!; }
-    catchup_drain
+    catchup_wait
     [ -z "${PERF_PID:-}" ] || { ps -eo pid,args > "$OUT/ps.txt"; kill -INT "$PERF_PID"; wait "$PERF_PID" || true; PERF_PID=; }
     jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-after.txt"
+    catchup_rate
     running="$running $CATCHUP_RATE"
   done
   thread_cpu "$OUT/threads-before.txt" "$OUT/threads-after.txt" > "$OUT/threads.txt"

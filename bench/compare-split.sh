@@ -33,7 +33,7 @@ split_catchups() { # $1 label, $2 source directory: one run; appends its line to
   cold=$(drain_rate 0)
   for r in $(seq "$WARM_ROUNDS"); do
     catchup_backlog
-    profiled "catchup-$r" catchup_drain
+    profiled "catchup-$r" catchup_wait; catchup_rate
     running="$running $CATCHUP_RATE"
   done
   split_stop

@@ -176,11 +176,11 @@ record "latency commit->applied at $((RATE_TPS * 5)) changes/s: p50 $(python3 -c
 # The catch-up above is the JVM's second drain, its JIT compilers still busy. After live and latency, the
 # running replicator's catch-up again, as often as it takes (at most SETTLE_DRAINS times) for the
 # compilers to use under a tenth of a drain's CPU: a replicator that has run for a while.
-settle_catchups() { # $1 what, $2 the command that runs a drain ($2 PHASE catchup_drain) and sets PROFILED_JIT and PROFILED_CPU
+settle_catchups() { # $1 what, $2 the command that runs a drain ($2 PHASE catchup_wait) and sets PROFILED_JIT and PROFILED_CPU
   local r rates="" settled=no
   for r in $(seq "$SETTLE_DRAINS"); do
     catchup_backlog
-    $2 "catchup-settle-$r" catchup_drain
+    $2 "catchup-settle-$r" catchup_wait; catchup_rate
     rates="$rates $CATCHUP_RATE"
     if python3 -c "import sys; sys.exit(0 if $PROFILED_JIT < 0.1 * $PROFILED_CPU else 1)"; then settled=yes; break; fi
   done
@@ -338,7 +338,7 @@ split_cold=$(drain_rate 0)
 record "split deployment, catch-up by replicators started on the backlog: $split_backlog changes at $split_cold changes/s (first apply to last), $(python3 -c "print(round($split_cold/$native_catchup,2))") x native"
 log "split deployment: catch-up, the central database away while $((N * 2)) transactions are written"
 catchup_backlog
-profiled catchup catchup_drain
+profiled catchup catchup_wait; catchup_rate
 record "split deployment, catch-up by the running replicators: $CATCHUP_N changes at $CATCHUP_RATE changes/s after the central database came back (first apply to last), $(python3 -c "print(round($CATCHUP_RATE/$native_catchup,2))") x native"
 log "split deployment: live at full speed for $LIVE_SECONDS s"
 profiled live live_run split-live
