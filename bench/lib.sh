@@ -196,8 +196,12 @@ start_role() { # $1 remote|central, $2 broker user, $3 management port, $4 broke
 start_remote() { start_role remote branch1 9881 $BROKER_PORT_BRANCH; }
 start_central() { start_role central central 9882 $BROKER_PORT_CENTRAL; }
 split_pids() { echo "$REMOTE_PID $CENTRAL_PID $BRANCH_BROKER_PID $CENTRAL_BROKER_PID"; }
+busy_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat; } # the machine's busy CPU ticks so far
+compiler_seconds() { # $1 before, $2 after (jcmd Thread.print of one JVM; more pairs for more JVMs): the JIT compilers' CPU seconds in between
+  while [ $# -ge 2 ]; do thread_cpu "$1" "$2" 1000; shift 2; done | awk '/ C[12] CompilerThread/ {s += $1} END {printf "%.2f", s}'
+}
 cpu_now() { # the machine's busy CPU ticks, then each process's of split_pids
-  echo "$(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat) $(for p in $(split_pids); do awk '{printf "%d ", $14 + $15}' /proc/$p/stat; done)"
+  echo "$(busy_ticks) $(for p in $(split_pids); do awk '{printf "%d ", $14 + $15}' /proc/$p/stat; done)"
 }
 profiled() { # $1 phase, rest: a command run with both replicators recorded by JFR and the CPU counted; sets
   # PROFILED_CPU (the machine's busy CPU seconds meanwhile) and PROFILED_JIT (those of the JIT compilers' threads)
@@ -214,8 +218,7 @@ profiled() { # $1 phase, rest: a command run with both replicators recorded by J
   { echo "split deployment, $1 phase, CPU seconds per thread (remote and central replicator, branch and central broker):"
     for pid in $(split_pids); do thread_cpu "$OUT/threads-$1-$pid-before.txt" "$OUT/threads-$1-$pid-after.txt" 8; echo; done; } > "$OUT/split-$1-threads.txt"
   # the JIT compilers' threads of all four processes: how far the JVMs still are from warm
-  PROFILED_JIT=$(for pid in $(split_pids); do thread_cpu "$OUT/threads-$1-$pid-before.txt" "$OUT/threads-$1-$pid-after.txt" 1000; done \
-    | awk '/ C[12] CompilerThread/ {s += $1} END {printf "%.2f", s}')
+  PROFILED_JIT=$(compiler_seconds $(for pid in $(split_pids); do echo "$OUT/threads-$1-$pid-before.txt $OUT/threads-$1-$pid-after.txt"; done))
   for pid in $REMOTE_PID $CENTRAL_PID; do jcmd "$pid" JFR.dump name=split begin="$begin" filename="$OUT/split-$1-$pid.jfr" > /dev/null; done
   PROFILED_CPU=$(python3 - "$(getconf CLK_TCK)" "$before" "$after" "$PROFILED_JIT" "$OUT/split-$1-cpu.txt" <<'PY'
 import sys

@@ -188,11 +188,11 @@ settle_catchups() { # $1 what, $2 the command that runs a drain ($2 PHASE catchu
 }
 jit_counted() { # $1 phase, rest: a command run with the all-in-one replicator's compiler threads and the machine's CPU counted
   local before
-  jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-$1-before.txt"; before=$(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat)
+  jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-$1-before.txt"; before=$(busy_ticks)
   "${@:2}"
-  PROFILED_CPU=$(python3 -c "print(round(($(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat) - $before) / $(getconf CLK_TCK), 2))")
+  PROFILED_CPU=$(python3 -c "print(round(($(busy_ticks) - $before) / $(getconf CLK_TCK), 2))")
   jcmd "$REPLICATOR_PID" Thread.print > "$OUT/threads-$1-after.txt"
-  PROFILED_JIT=$(thread_cpu "$OUT/threads-$1-before.txt" "$OUT/threads-$1-after.txt" 1000 | awk '/ C[12] CompilerThread/ {s += $1} END {printf "%.2f", s}')
+  PROFILED_JIT=$(compiler_seconds "$OUT/threads-$1-before.txt" "$OUT/threads-$1-after.txt")
 }
 log "catch-ups until the JIT compilers settle"
 settle_catchups "Oneway catch-up, running replicator after live" jit_counted
