@@ -18,6 +18,8 @@
 # backends spent theirs (bench/perf-summary.py).
 # BEFORE_OPTS and AFTER_OPTS add JVM options to the replicator of either; with the same revision
 # twice they compare options (AFTER_OPTS="-XX:-UseParallelGC -XX:+UseG1GC": G1 instead of the default).
+# BEFORE_JFR and AFTER_JFR set the settings of either replicator's JFR recording (profile by default);
+# -XX:-FlightRecorder in BEFORE_OPTS or AFTER_OPTS runs it without one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh

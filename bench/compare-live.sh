@@ -16,6 +16,8 @@
 # One figure per revision and round in target/compare/results.md; each run's detail beside it.
 # BEFORE_OPTS and AFTER_OPTS add JVM options to the replicator of either; with the same revision
 # twice they compare options (AFTER_OPTS="-XX:-UseParallelGC -XX:+UseG1GC": G1 instead of the default).
+# BEFORE_JFR and AFTER_JFR set the settings of either replicator's JFR recording (profile by default);
+# -XX:-FlightRecorder in BEFORE_OPTS or AFTER_OPTS runs it without one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh

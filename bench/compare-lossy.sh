@@ -12,6 +12,8 @@
 # apply to last) and, for the lossy ones, the waits over 0.3 s with nothing applied (what a lost
 # message cost). One line per revision and round in target/compare/lossy.md; each drain's log beside it.
 # BEFORE_OPTS and AFTER_OPTS add JVM options to the replicator of either.
+# BEFORE_JFR and AFTER_JFR set the settings of either replicator's JFR recording (profile by default);
+# -XX:-FlightRecorder in BEFORE_OPTS or AFTER_OPTS runs it without one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . bench/lib.sh

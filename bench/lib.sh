@@ -77,7 +77,7 @@ cpu_ticks() { # CPU ticks so far, for bench/cpu.py: this shell's waited-for chil
 }
 start_replicator() { # $1 name (log and JFR file), rest: replicator flags; the all-in-one replicator on $DB, run in
   # APP_DIR (default: here), whose application.properties and routes/ it reads
-  ( cd "${APP_DIR:-.}" && exec java -Xmx512m -XX:+UseParallelGC -XX:StartFlightRecording=filename="$OUT/$1.jfr",settings=profile \
+  ( cd "${APP_DIR:-.}" && exec java -Xmx512m -XX:+UseParallelGC -XX:StartFlightRecording=filename="$OUT/$1.jfr",settings=${JFR_SETTINGS:-profile} \
     -Doneway.embedded.enabled=false -Doneway.embedded.broker=true -Doneway.embedded.data-dir="$OUT/data" \
     -Doneway.embedded.broker-port=61617 -Doneway.demo.enabled=false -Dcamel.management.port=9877 \
     -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/$DB" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/$DB" \
@@ -141,7 +141,7 @@ compare_cleanup() { # the replicators and brokers, then both clusters
 compare_prepare() { # $1 label, $2 source directory, $3 'uncaptured' to leave the tables alone: OUT, DIST, CP and RUN_OPTS
   # (BEFORE_OPTS or AFTER_OPTS) of a run, new clusters, the anchor's tables captured
   OUT=$COMPARE/$1; rm -rf "$OUT"; mkdir -p "$OUT"
-  case $1 in before*) RUN_OPTS=${BEFORE_OPTS:-} ;; *) RUN_OPTS=${AFTER_OPTS:-} ;; esac
+  case $1 in before*) RUN_OPTS=${BEFORE_OPTS:-}; JFR_SETTINGS=${BEFORE_JFR:-profile} ;; *) RUN_OPTS=${AFTER_OPTS:-}; JFR_SETTINGS=${AFTER_JFR:-profile} ;; esac
   DIST=$(ls -d "$2"/target/oneway-*/ | head -1); CP="$2/target/classes:$(cat "$2/target/classpath.txt")"
   compare_cleanup; create_clusters; DB=bench; make_db bench; same_customers bench; install bench
   [ "${3:-}" = uncaptured ] || q $REM bench "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" > /dev/null
@@ -219,7 +219,8 @@ profiled() { # $1 phase, rest: a command run with both replicators recorded by J
     for pid in $(split_pids); do thread_cpu "$OUT/threads-$1-$pid-before.txt" "$OUT/threads-$1-$pid-after.txt" 8; echo; done; } > "$OUT/split-$1-threads.txt"
   # the JIT compilers' threads of all four processes: how far the JVMs still are from warm
   PROFILED_JIT=$(compiler_seconds $(for pid in $(split_pids); do echo "$OUT/threads-$1-$pid-before.txt $OUT/threads-$1-$pid-after.txt"; done))
-  for pid in $REMOTE_PID $CENTRAL_PID; do jcmd "$pid" JFR.dump name=split begin="$begin" filename="$OUT/split-$1-$pid.jfr" > /dev/null; done
+  # none with -XX:-FlightRecorder in REPLICATOR_OPTS (measuring the recording's own cost)
+  for pid in $REMOTE_PID $CENTRAL_PID; do jcmd "$pid" JFR.dump name=split begin="$begin" filename="$OUT/split-$1-$pid.jfr" > /dev/null || true; done
   PROFILED_CPU=$(python3 - "$(getconf CLK_TCK)" "$before" "$after" "$PROFILED_JIT" "$OUT/split-$1-cpu.txt" <<'PY'
 import sys
 hz = int(sys.argv[1]); b = [int(x) for x in sys.argv[2].split()]; a = [int(x) for x in sys.argv[3].split()]
@@ -235,7 +236,9 @@ PY
   { echo "split deployment, $1 phase:"; cat "$OUT/split-$1-cpu.txt" "$OUT/split-$1-threads.txt"
     for pid in $REMOTE_PID $CENTRAL_PID; do
       echo "$([ "$pid" = "$REMOTE_PID" ] && echo remote || echo central) replicator, CPU samples by area:"
-      jfr print --stack-depth 64 --events jdk.ExecutionSample "$OUT/split-$1-$pid.jfr" | python3 bench/profile-summary.py "$begin" "$end"
+      if [ -f "$OUT/split-$1-$pid.jfr" ]; then
+        jfr print --stack-depth 64 --events jdk.ExecutionSample "$OUT/split-$1-$pid.jfr" | python3 bench/profile-summary.py "$begin" "$end"
+      else echo "(no JFR recording)"; fi
     done; } >> "$OUT/split-profiles.txt"
 }
 split_stop() { # every process of the split deployment
