@@ -1,5 +1,7 @@
--- A column of every built-in type family, arrays of several, a domain, an enum, an identity
--- column GENERATED ALWAYS and a stored generated column: the same on remote and central.
+-- A column of every built-in type family, arrays of several (of two dimensions, with a lower bound
+-- other than 1, of a composite type), a composite type, a domain, an enum, an identity column
+-- GENERATED ALWAYS and a stored generated column: the same on remote and central.
+create type shop.address as (street text, zip int, tags text[]);
 create type shop.mood as enum ('sad', 'ok', 'happy');
 create domain shop.positive as numeric(10, 2) check (value > 0);
 create table shop.everything (
@@ -15,5 +17,6 @@ create table shop.everything (
   r4 int4range, rn numrange, rts tstzrange, rd daterange, mr int4multirange,
   e shop.mood, dom shop.positive, lsn pg_lsn,
   a_i int[], a_t text[], a_ts timestamptz[], a_jb jsonb[], a_iv interval[], a_pt point[], a_n numeric[],
+  addr shop.address, a_addr shop.address[], a2 int[][], a_lb int[], ch "char", nm name, trs tsrange,
   g numeric generated always as (n_fixed * 2) stored
 );

@@ -30,7 +30,8 @@ import io.oneway.testing.ReplicationFixture;
 
 /**
  * The cases of ExactValuesIT (capture by trigger) and WalExactValuesIT (from the WAL). SPEC §5:
- * every value round-trips exactly, whatever the session settings of either side: a table with a column of every built-in type family and their edge values, written with
+ * every value round-trips exactly, whatever the session settings of either side: a table with a column of every built-in type family and their edge values
+ * (a composite type and arrays of it, arrays of two dimensions or with another lower bound included), written with
  * DateStyle, IntervalStyle, TimeZone, extra_float_digits and bytea_output unlike the central
  * database's, compares equal column by column in text form; verify sees a difference in any
  * column, JSON null against SQL NULL included; a snapshot of the table (issue "Onboarding and
@@ -82,7 +83,7 @@ abstract class ExactValuesCases {
         write("""
                 insert into shop.everything (id, b, i2, i4, i8, n, n_fixed, f4, f8, m, c, vc, t, bin, d, ti, ttz, ts, tstz, iv, j, jb, x, tv, tq, u,
                   bits, vbits, inet_, cidr_, mac, mac8, pt, ln, ls, bx, pa, pg, ci, r4, rn, rts, rd, mr, e, dom, lsn,
-                  a_i, a_t, a_ts, a_jb, a_iv, a_pt, a_n) values
+                  a_i, a_t, a_ts, a_jb, a_iv, a_pt, a_n, addr, a_addr, a2, a_lb, ch, nm, trs) values
                 (1, true, 32767, -2147483648, 9223372036854775807, 12345678901234567890.123456789012345678901234567890, 12345678.1234,
                  3.4028235e38, 0.1, 1234567.89, 'ab', 'ünï', E'tab\\there "quoted" \\\\ back\\nnew line 😀', '\\x000102ff00'::bytea,
                  '2024-02-29', '23:59:59.999999', '12:00:00+05:45', '2024-02-29 23:59:59.123456', '2024-02-29 23:59:59.123456+05:30',
@@ -92,15 +93,19 @@ abstract class ExactValuesCases {
                  '{1,-1,0.5}', '[(0,0),(1,1)]', '((1,1),(0,0))', '[(0,0),(1,1),(2,0)]', '((0,0),(1,1),(2,0))', '<(0,0),1.5>',
                  '[1,10)', '(0.5,1.5]', '[2024-01-01 00:00+00,2024-02-01 00:00+00)', '[2024-01-01,2024-12-31]', '{[1,3),[5,7)}',
                  'happy', 12.34, '16/B374D848', '{1,NULL,3}', '{"x,y","with \\"quote\\"",NULL,""}',
-                 '{"2024-02-29 23:59:59+05:30",NULL}', '{"{\\"a\\": null}",null}', '{"1 day","-00:00:01"}', '{"(1,2)"}', '{NaN,1.50}'),
+                 '{"2024-02-29 23:59:59+05:30",NULL}', '{"{\\"a\\": null}",null}', '{"1 day","-00:00:01"}', '{"(1,2)"}', '{NaN,1.50}',
+                 '("Main St, 1 ""A""\",12345,"{x,\\"y z\\"}")', array[row('a', 1, '{}')::shop.address, null], '{{1,2},{3,NULL}}',
+                 '[0:2]={7,8,9}', 'x', 'some name', '[2024-02-29 23:59:59.5,infinity)'),
                 (2, false, -32768, 0, -9223372036854775808, 'NaN', -0.0001, 'Infinity', '-Infinity', -0.01, '', '', '', ''::bytea,
                  '-infinity', '00:00', '00:00:00-12', 'infinity', '-infinity', '-178000000 years', '[]', 'null', 'fragment only',
                  '', 'a', '00000000-0000-0000-0000-000000000000', B'0000', B'', '::1', '::/0', '00:00:00:00:00:00',
                  '00:00:00:00:00:00:00:00', '(0,0)', '{0,1,0}', '[(0,0),(0,0)]', '((0,0),(0,0))', '((0,0))', '((0,0))', '<(0,0),0>',
-                 'empty', '(,)', '(,)', 'empty', '{}', 'sad', 0.01, '0/0', '{}', '{}', '{}', '{}', '{}', '{}', '{Infinity,-Infinity}'),
+                 'empty', '(,)', '(,)', 'empty', '{}', 'sad', 0.01, '0/0', '{}', '{}', '{}', '{}', '{}', '{}', '{Infinity,-Infinity}',
+                 '(,,)', '{"(,,)"}', '{}', '[-5:-5]={0}', '', '', 'empty'),
                 (3, null, null, null, null, null, null, 1.4e-45, 4.9e-324, null, null, null, null, null, null, null, null, null, null, null,
                  null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                 null, null, null, null, null, null, null, null, null, null, null, null, null, null, null)""");
+                 null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                 null, null, null, null, null, null, null)""");
         write("update shop.everything set jb = 'null', j = 'null', t = 'NULL', n = '-Infinity' where id = 1");
         write("update shop.everything set jb = null, tstz = 'infinity' where id = 2");
         write("insert into shop.everything (id, jb, j, f8) values (4, '\"null\"', '{\"b\": 1,  \"a\": 2, \"a\": 3}', '-0'), (5, '{}', null, null)");
