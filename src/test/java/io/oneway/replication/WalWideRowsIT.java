@@ -26,7 +26,7 @@ import io.oneway.testing.ReplicatorProcess;
  * of its own with a heap of 256 MB: the WAL reader holds such a row several times over while it
  * decodes and records it. An update that leaves a TOASTed value alone does not carry it in the
  * WAL: the value stays whole on the central database whether the row changes, moves to another key,
- * or both in one transaction.
+ * or both in one transaction, and a row inserted and updated in one transaction arrives whole.
  */
 class WalWideRowsIT {
 
@@ -67,17 +67,21 @@ class WalWideRowsIT {
             exec(c, "update shop.customers set id = 1503, tags = '{moved}' where id = 503");
             exec(c, "update shop.customers set email = 'after the move' where id = 1503");
             c.commit();
+            // a row inserted and updated in one transaction, the insert's image whole, the update's perhaps not
+            exec(c, "insert into shop.customers (id, name, photo) select 504, 'toasted 504', photo from shop.customers where id = 501");
+            exec(c, "update shop.customers set email = 'updated where it was inserted' where id = 504");
+            c.commit();
         }
         fixture.awaitCaughtUp("branch1", Duration.ofMinutes(2));
 
         String photos = "select id, email, balance, tags::text as tags, octet_length(photo) as bytes, md5(photo) as photo "
                 + "from shop.customers where id > 500 order by id";
         List<Map<String, Object>> expected = rows(remote, photos);
-        assertEquals(List.of(501L, 1502L, 1503L), expected.stream().map(r -> ((Number) r.get("id")).longValue()).toList());
-        assertEquals(3, expected.stream().filter(r -> ((Number) r.get("bytes")).longValue() == 160_000).count());
+        assertEquals(List.of(501L, 504L, 1502L, 1503L), expected.stream().map(r -> ((Number) r.get("id")).longValue()).toList());
+        assertEquals(4, expected.stream().filter(r -> ((Number) r.get("bytes")).longValue() == 160_000).count());
         assertEquals(expected, rows(fixture.central(), photos));
         String updates = "select count(*) from oneway.change_log where capture_mode = 'W' and object_type = 'shop.customers' and op = 'U' "
-                + "and (object_id->>'id')::bigint > 500";
+                + "and (object_id->>'id')::bigint > 500 and (object_id->>'id')::bigint <> 504";
         assertEquals(5, number(remote, updates));
         assertEquals(0, number(remote, updates + " and jsonb_exists(row_image, 'photo')"), "the updates' images left the photo out");
     }
