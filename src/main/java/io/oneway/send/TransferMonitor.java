@@ -16,6 +16,7 @@ import org.apache.camel.CamelContext;
 import io.oneway.capture.CaptureGaps;
 import io.oneway.capture.WalReader;
 import io.oneway.support.BrokerProbe;
+import io.oneway.support.FallingBehind;
 import io.oneway.support.LinkSilence;
 import io.oneway.support.LockWaits;
 import io.oneway.support.OnewayMetrics;
@@ -32,7 +33,8 @@ import io.oneway.support.StallWatch.Stall;
  * from the WAL failing, standing still while behind, or about to lose the WAL it needs, a
  * captured table whose capture is not in force (its trigger or publication changed by hand), the
  * sender not sending what waits, a route that no longer polls, a
- * statement of the replicator waiting on a lock for oneway.notify.lock-wait-after ms.
+ * statement of the replicator waiting on a lock for oneway.notify.lock-wait-after ms, and the
+ * transfer falling behind while nothing of that stops it (FallingBehind).
  */
 public final class TransferMonitor {
 
@@ -51,10 +53,11 @@ public final class TransferMonitor {
     private final OnewayMetrics metrics;
     private final long silentAfterMillis;
     private final PollWatch polls;
+    private final FallingBehind behind;
     private volatile Progress progress = new Progress(0, 0, 0, Long.MAX_VALUE);
 
     public TransferMonitor(DataSource remote, SourceIdentity identity, SendWindow window, BrokerProbe broker, StallWatch watch,
-            WalReader wal, LockWaits lockWaits, OnewayMetrics metrics, long silentAfterMillis) {
+            WalReader wal, LockWaits lockWaits, OnewayMetrics metrics, long silentAfterMillis, long behindAfterMillis) {
         this.remote = remote;
         this.identity = identity;
         this.window = window;
@@ -66,6 +69,7 @@ public final class TransferMonitor {
         this.metrics = metrics;
         this.silentAfterMillis = silentAfterMillis;
         this.polls = new PollWatch(silentAfterMillis);
+        this.behind = new FallingBehind(behindAfterMillis);
     }
 
     /** Registers the remote side's meters, so each is exported from the start. */
@@ -79,7 +83,7 @@ public final class TransferMonitor {
         metrics.gauge("oneway_lag_seconds", s, () -> progress.lagSeconds(), "side", "remote");
         wal.registerMeters(s);
         for (String state : List.of("central-silent", "broker-unreachable", "database-unreachable", "capture-stopped", "capture-off", "sender-stopped",
-                "route-stopped", "lock-wait", "monitor-stopped")) {
+                "route-stopped", "lock-wait", "monitor-stopped", "falling-behind")) {
             metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, null) ? 1 : 0, "side", "remote", "state", state);
         }
         for (String name : List.of("oneway_messages_sent", "oneway_bytes_sent", "oneway_messages_received", "oneway_bytes_received",
@@ -133,6 +137,7 @@ public final class TransferMonitor {
         if (notPolling != null) {
             found.add(new Stall("route-stopped", identity.source(), notPolling));
         }
+        fallingBehind(found, now).ifPresent(found::add);
         List<Map<String, Object>> notices = watch.observe(found, progress.acked(), backlog);
         record(found, backlog);
         return notices;
@@ -153,6 +158,23 @@ public final class TransferMonitor {
         return Optional.of(new Stall("sender-stopped", identity.source(), "positions " + (lastSent + 1) + ".." + progress.captured()
                 + " wait to be sent and the send window is open, but nothing was sent for " + idle / 1000
                 + " s: route send-changes does not poll, or its sends do not complete (the log tells why; restart the replicator)"));
+    }
+
+    /** Only when nothing else found tells why changes wait, and no halt holds them. */
+    private Optional<Stall> fallingBehind(List<Stall> found, long now) {
+        if (!found.isEmpty() || progress.sendStop() <= progress.captured()) {
+            behind.reset();
+            return Optional.empty();
+        }
+        long sent = Math.max(0, Math.min(window.lastSent(), progress.captured()) - progress.acked());
+        long unsent = Math.max(0, progress.captured() - Math.max(window.lastSent(), progress.acked()));
+        boolean windowFull = window.sendLimit() <= window.lastSent();
+        String pace = "; of the backlog " + sent + " changes are sent and wait for the central side, " + unsent + " wait to be sent"
+                + (windowFull ? " (the send window is full)" : "") + (windowFull || sent >= unsent
+                        ? ": the link or the central side's apply sets the pace (its time per change, the link's resends)"
+                        : ": the remote's sender sets the pace (reading the change log, the WAL reader, the remote database)");
+        return Optional.ofNullable(behind.observe(now, progress.captured(), progress.acked(), progress.lagSeconds()))
+                .map(cause -> new Stall("falling-behind", identity.source(), cause + pace));
     }
 
     /** Called only when the database answered this check: a failure here is not its being out of reach, and is told. */

@@ -251,7 +251,8 @@ public final class ReplicationFixture implements AutoCloseable {
 
     /**
      * A replicator this fixture's set-up runs in a process of its own: waits fail at once, with
-     * why, when it has ended (out of memory, say) instead of running out their time.
+     * why, when it has ended (out of memory, say) instead of running out their time; closed with
+     * the fixture.
      */
     public ReplicatorProcess watch(ReplicatorProcess process) {
         watched.add(process);
@@ -295,6 +296,10 @@ public final class ReplicationFixture implements AutoCloseable {
 
     @Override
     public void close() {
+        // the watched processes, the last started first (a remote before the central replicator it sends to)
+        for (int i = watched.size() - 1; i >= 0; i--) {
+            watched.get(i).close();
+        }
         for (Main m : remoteMains.values()) {
             m.stop();
         }

@@ -1,0 +1,90 @@
+package io.oneway.ops;
+
+import static io.oneway.testing.Sql.exec;
+import static io.oneway.testing.Sql.number;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.oneway.testing.BackgroundWriter;
+import io.oneway.testing.CommandOutput;
+import io.oneway.testing.ReplicationFixture;
+import io.oneway.testing.ReplicatorProcess;
+import io.oneway.testing.ShopWriter;
+
+/**
+ * SPEC §4, every stall visible, when nothing stops: a central database that applies slower than
+ * the remote's writers write (a trigger there sleeps 20 ms on every order) leaves changes waiting longer
+ * and longer while acks keep coming. With oneway.notify.behind-after at 3 s the remote replicator
+ * reports the stall falling-behind in health, metric, status and a notification, with both rates
+ * and how much of its backlog is sent and waits for the central side, which says that the link or
+ * the central side sets the pace; once the central side is fast again the backlog drains, the
+ * stall ends, and the tables are equal.
+ */
+class FallingBehindIT {
+
+    private static ReplicationFixture fixture;
+    private static ReplicatorProcess central;
+    private static ReplicatorProcess remote;
+
+    @BeforeAll
+    static void start() {
+        // acks come after each slow apply run; silence is not what this test is about
+        fixture = new ReplicationFixture("branch1")
+                .with("oneway.notify.behind-after", "3000")
+                .with("oneway.notify.silent-after", "120000")
+                .with("oneway.notify.endpoint", "log:io.oneway.notifications");
+        ShopWriter.createSharedCustomer(fixture.remote("branch1"));
+        exec(fixture.central(), """
+                create function shop.slow_apply() returns trigger language plpgsql as $$ begin perform pg_sleep(0.02); return new; end $$;
+                create trigger slow_apply before insert or update on shop.orders for each row execute function shop.slow_apply();
+                alter table shop.orders enable always trigger slow_apply""");
+        central = fixture.watch(ReplicatorProcess.start("central", "256m", fixture.centralProperties(), "falling-behind-central"));
+        remote = fixture.watch(ReplicatorProcess.start("remote", "256m", fixture.remoteProperties("branch1", new Properties()), "falling-behind-remote"));
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
+    }
+
+    @AfterAll
+    static void stop() {
+        fixture.close();
+    }
+
+    @Test
+    void a_central_side_slower_than_the_writers_is_the_stall_falling_behind_with_its_rates_until_it_catches_up() throws Exception {
+        Settings settings = Settings.load(Path.of(""), null).with(fixture.commandSettings("branch1"));
+        try (BackgroundWriter writer = new BackgroundWriter(new ShopWriter(fixture.remote("branch1"), 1_000_000, 3), 50)) {
+            await().atMost(Duration.ofSeconds(90)).until(() -> remote.metric("oneway_stalled", "state=\"falling-behind\"") == 1);
+            String health = remote.health();
+            assertTrue(health.contains("falling-behind") && health.contains("after their capture and the backlog went from")
+                    && health.contains("were captured") && health.contains("the link or the central side's apply sets the pace"), health);
+            await().atMost(Duration.ofSeconds(10)).until(() -> notified(remote, "stalled"));
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                String status = CommandOutput.of(settings, "status");
+                assertTrue(status.contains("falling-behind: changes are applied"), "./oneway status names it in\n" + status);
+            });
+            writer.stop();
+        }
+        // no ALTER TABLE: it would wait for the slow apply run in progress
+        exec(fixture.central(), "create or replace function shop.slow_apply() returns trigger language plpgsql as $$ begin return new; end $$");
+        await().atMost(Duration.ofSeconds(120)).until(() -> remote.metric("oneway_stalled", "state=\"falling-behind\"") == 0 && notified(remote, "recovered"));
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(120));
+        for (var table : fixture.verify("branch1")) {
+            assertTrue(table.equal(), table.toString());
+        }
+        assertEquals(0, remote.metric("oneway_stalled") + central.metric("oneway_stalled"), "no other stall on the way: " + remote.health() + central.health());
+        assertTrue(number(fixture.central(), "select count(*) from shop.orders") > 0);
+    }
+
+    private static boolean notified(ReplicatorProcess side, String event) {
+        return side.logLines().stream().anyMatch(l -> l.contains(" notifications - ") && l.contains("\"event\":\"" + event + "\"")
+                && l.contains("\"state\":\"falling-behind\""));
+    }
+}
