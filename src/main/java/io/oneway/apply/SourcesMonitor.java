@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -12,6 +13,7 @@ import javax.sql.DataSource;
 import org.apache.camel.CamelContext;
 
 import io.oneway.support.BrokerProbe;
+import io.oneway.support.FallingBehind;
 import io.oneway.support.LinkSilence;
 import io.oneway.support.LockWaits;
 import io.oneway.support.OnewayMetrics;
@@ -27,7 +29,8 @@ import io.oneway.support.StallWatch.Stall;
  * (nothing from it, not even a heartbeat, for oneway.notify.silent-after ms), the broker or the
  * central database unreachable, a statement applying changes waiting on a lock for
  * oneway.notify.lock-wait-after ms (a replicated schema change behind a report's long query), a
- * route that no longer polls (PollWatch).
+ * route that no longer polls (PollWatch), and a source's changes applied later and later while
+ * nothing of that stops them (LateApplies).
  */
 public final class SourcesMonitor {
 
@@ -39,10 +42,12 @@ public final class SourcesMonitor {
     private final OnewayMetrics metrics;
     private final long silentAfterMillis;
     private final PollWatch polls;
+    private final long behindAfterMillis;
+    private final Map<String, LateApplies> late = new HashMap<>();
     private volatile List<String> sources = List.of();
 
     public SourcesMonitor(DataSource central, GapDetector detector, BrokerProbe broker, StallWatch watch, LockWaits lockWaits,
-            OnewayMetrics metrics, long silentAfterMillis) {
+            OnewayMetrics metrics, long silentAfterMillis, long behindAfterMillis) {
         this.central = central;
         this.detector = detector;
         this.link = new LinkSilence(broker);
@@ -51,6 +56,7 @@ public final class SourcesMonitor {
         this.metrics = metrics;
         this.silentAfterMillis = silentAfterMillis;
         this.polls = new PollWatch(silentAfterMillis);
+        this.behindAfterMillis = FallingBehind.span(behindAfterMillis);
     }
 
     /** Registers the meters of the sources this replicator receives from, so each is exported from the start. */
@@ -65,7 +71,8 @@ public final class SourcesMonitor {
             metrics.gauge("oneway_parked_changes", s, () -> status(s).parkedChanges());
             metrics.gauge("oneway_parked_bytes", s, () -> status(s).parkedBytes());
             metrics.gauge("oneway_staged_pending", s, () -> status(s).staged());
-            for (String state : List.of("source-silent", "broker-unreachable", "database-unreachable", "route-stopped", "lock-wait", "monitor-stopped")) {
+            for (String state : List.of("source-silent", "broker-unreachable", "database-unreachable", "route-stopped", "lock-wait", "monitor-stopped",
+                    "falling-behind")) {
                 metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, s) ? 1 : 0, "side", "central", "state", state);
             }
             for (String name : List.of("oneway_messages_received", "oneway_bytes_received", "oneway_messages_sent", "oneway_bytes_sent",
@@ -125,6 +132,11 @@ public final class SourcesMonitor {
                 if (notPolling != null) {
                     stalls.add("route-stopped: " + notPolling);
                 }
+                Stall behind = fallingBehind(s, st, stalls.isEmpty(), now);
+                if (behind != null) {
+                    found.add(behind);
+                    stalls.add(behind.state() + ": " + behind.cause());
+                }
                 backlog += backlog(st);
                 applied += st.applied();
                 ps.setString(1, "source " + s);
@@ -141,6 +153,20 @@ public final class SourcesMonitor {
             found.add(new Stall("database-unreachable", null, databaseProblem));
         }
         return watch.observe(found, applied, backlog);
+    }
+
+    /** Only when nothing else found tells why the source's changes are late, and no halt holds them (a halt is told as such). */
+    private Stall fallingBehind(String source, ReceiverStatus st, boolean nothingElse, long now) {
+        LateApplies applies = late.computeIfAbsent(source, s -> new LateApplies(behindAfterMillis));
+        if (!nothingElse || st.halted()) {
+            applies.reset();
+            return null;
+        }
+        String cause = applies.observe(now, st.applied(), st.appliedLoggedAtMillis(), backlog(st) == 0);
+        // frames waiting in the broker are not seen from here: the remote's own falling-behind says who sets the pace
+        return cause == null ? null : new Stall("falling-behind", source, cause + "; the remote replicator's status says where the pace is set "
+                + "(its backlog sent and waiting for this side: the link or this side's apply, its time per change, locks, triggers and indexes of "
+                + "the central tables; waiting to be sent: the remote)");
     }
 
     private ReceiverStatus status(String source) {

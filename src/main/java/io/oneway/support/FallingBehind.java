@@ -12,8 +12,8 @@ import java.util.Locale;
  * reach the central database later and later, which no stall that waits for silence tells. A
  * backlog that shrinks is a catch-up, not this; the span is measured only while no other stall is
  * in force (a central side back after an outage drains a backlog that grew while it was away).
- * The remote (TransferMonitor) judges it from its captured and acknowledged positions: the central
- * side knows only what it has read, and heartbeats queue behind the frames.
+ * The remote (TransferMonitor) judges it from its captured and acknowledged positions; the central
+ * side, which knows only the frames it has read, from how late it applies (LateApplies).
  */
 public final class FallingBehind {
 
@@ -25,9 +25,11 @@ public final class FallingBehind {
 
     private final long afterMillis;
     private final Deque<Sample> samples = new ArrayDeque<>();
+    private final HeldCause held;
 
     public FallingBehind(long afterMillis) {
         this.afterMillis = span(afterMillis);
+        this.held = new HeldCause(afterMillis);
     }
 
     /** The span as set, refused unless above 0. */
@@ -41,13 +43,15 @@ public final class FallingBehind {
     /** Forgets the span: another stall is in force, which says why changes wait. */
     public void reset() {
         samples.clear();
+        held.reset();
     }
 
     /**
      * @param ahead the highest position captured
      * @param done the highest position applied on the central database (acknowledged)
      * @param lagSeconds how long after their capture changes are applied now
-     * @return why the transfer falls behind (its rates; the caller says where the pace is set), or null
+     * @return why the transfer falls behind (its rates; the caller says where the pace is set), or null;
+     *         held until it has not been found for half the span (HeldCause)
      */
     public String observe(long now, long ahead, long done, double lagSeconds) {
         Sample current = new Sample(now, ahead, done);
@@ -56,15 +60,19 @@ public final class FallingBehind {
         while (samples.size() > 1 && now - secondOldest().at() >= afterMillis) {
             samples.removeFirst();
         }
+        return held.update(now, judge(current, lagSeconds), current.backlog() == 0);
+    }
+
+    private String judge(Sample current, double lagSeconds) {
         Sample then = samples.peekFirst();
-        long span = now - then.at();
+        long span = current.at() - then.at();
         if (span < afterMillis || lagSeconds * 1000 < afterMillis || current.backlog() < then.backlog() || caughtUpWithin()) {
             return null;
         }
         double seconds = span / 1000.0;
         return String.format(Locale.ROOT, "changes are applied %.0f s after their capture and the backlog went from %d to %d changes in the last %.0f s: "
                 + "the central database applied %.0f changes/s while %.0f/s were captured", lagSeconds, then.backlog(), current.backlog(), seconds,
-                (done - then.done()) / seconds, (ahead - then.ahead()) / seconds);
+                (current.done() - then.done()) / seconds, (current.ahead() - then.ahead()) / seconds);
     }
 
     /**

@@ -26,8 +26,9 @@ import io.oneway.testing.ShopWriter;
  * and longer while acks keep coming. With oneway.notify.behind-after at 3 s the remote replicator
  * reports the stall falling-behind in health, metric, status and a notification, with both rates
  * and how much of its backlog is sent and waits for the central side, which says that the link or
- * the central side sets the pace; once the central side is fast again the backlog drains, the
- * stall ends, and the tables are equal.
+ * the central side sets the pace; the central replicator reports it too, in health, metric and a
+ * notification, from how late it applies. Once the central side is fast again the backlog drains,
+ * the stall ends on both sides, and the tables are equal.
  */
 class FallingBehindIT {
 
@@ -66,6 +67,12 @@ class FallingBehindIT {
             assertTrue(health.contains("falling-behind") && health.contains("after their capture and the backlog went from")
                     && health.contains("were captured") && health.contains("the link or the central side's apply sets the pace"), health);
             await().atMost(Duration.ofSeconds(10)).until(() -> notified(remote, "stalled"));
+            // the central side sees it by how late it applies, for its own operators
+            await().atMost(Duration.ofSeconds(60)).until(() -> central.metric("oneway_stalled", "state=\"falling-behind\"") == 1);
+            String centralHealth = central.health();
+            assertTrue(centralHealth.contains("falling-behind (source branch1)") && centralHealth.contains("after their capture")
+                    && centralHealth.contains("the remote replicator's status says where the pace is set"), centralHealth);
+            await().atMost(Duration.ofSeconds(10)).until(() -> notified(central, "stalled"));
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
                 String status = CommandOutput.of(settings, "status");
                 assertTrue(status.contains("falling-behind: changes are applied"), "./oneway status names it in\n" + status);
@@ -74,8 +81,11 @@ class FallingBehindIT {
         }
         // no ALTER TABLE: it would wait for the slow apply run in progress
         exec(fixture.central(), "create or replace function shop.slow_apply() returns trigger language plpgsql as $$ begin return new; end $$");
-        await().atMost(Duration.ofSeconds(120)).until(() -> remote.metric("oneway_stalled", "state=\"falling-behind\"") == 0 && notified(remote, "recovered"));
+        await().atMost(Duration.ofSeconds(120)).until(() -> remote.metric("oneway_stalled", "state=\"falling-behind\"") == 0 && notified(remote, "recovered")
+                && central.metric("oneway_stalled", "state=\"falling-behind\"") == 0 && notified(central, "recovered"));
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(120));
+        assertEquals(1, notices(remote, "stalled"), "told once, not on and off");
+        assertEquals(1, notices(central, "stalled"), "told once by the central side, not on and off between its slow applies");
         for (var table : fixture.verify("branch1")) {
             assertTrue(table.equal(), table.toString());
         }
@@ -84,7 +94,11 @@ class FallingBehindIT {
     }
 
     private static boolean notified(ReplicatorProcess side, String event) {
-        return side.logLines().stream().anyMatch(l -> l.contains(" notifications - ") && l.contains("\"event\":\"" + event + "\"")
-                && l.contains("\"state\":\"falling-behind\""));
+        return notices(side, event) > 0;
+    }
+
+    private static long notices(ReplicatorProcess side, String event) {
+        return side.logLines().stream().filter(l -> l.contains(" notifications - ") && l.contains("\"event\":\"" + event + "\"")
+                && l.contains("\"state\":\"falling-behind\"")).count();
     }
 }

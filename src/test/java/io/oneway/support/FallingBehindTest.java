@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
  * Checks every 2 s with behind-after 60 s: a backlog that does not shrink over a minute while
  * changes are applied over a minute after their capture is told, with both rates; a backlog that
  * shrinks (a catch-up), changes applied soon enough, too short a span, a span cut by another
- * stall, and one in which nothing waited at some check (a quiet source's first new change) are not;
- * a span of 0 is refused.
+ * stall, and one in which nothing waited at some check (a quiet source's first new change) are not.
+ * Once told it holds through an apply run's step until half a span has been clear, and ends at
+ * once when nothing waits. A span of 0 is refused.
  */
 class FallingBehindTest {
 
@@ -71,6 +72,31 @@ class FallingBehindTest {
             assertNull(quiet.observe(t, 500, 500, 0));
         }
         assertNull(quiet.observe(AFTER, 501, 500, 3_600), "caught up within the span");
+    }
+
+    @Test
+    void once_told_it_holds_through_a_step_until_half_a_span_is_clear_and_ends_at_once_when_nothing_waits() {
+        FallingBehind behind = new FallingBehind(AFTER);
+        long t = 0;
+        for (; t <= AFTER; t += CHECK) {
+            behind.observe(t, 1_000 + t / 10, t * 8 / 100, 90);
+        }
+        assertNotNull(behind.observe(t, 1_000 + t / 10, t * 8 / 100, 90));
+        // an apply run acknowledges a step of 1,500: the backlog (780) is below a span ago's (1,080), for a check
+        long clearFrom = t + CHECK;
+        assertNotNull(behind.observe(clearFrom, 7_400, 6_620, 90), "held through one step");
+        // the writer stopped, it drains: told until half a span (30 s) has been clear
+        for (long u = clearFrom + CHECK; u < clearFrom + AFTER / 2; u += CHECK) {
+            assertNotNull(behind.observe(u, 7_400, 6_620 + (u - clearFrom) / 100, 90), "held at " + (u - clearFrom) + " ms of clear checks");
+        }
+        assertNull(behind.observe(clearFrom + AFTER / 2, 7_400, 6_920, 90), "clear for half a span");
+
+        FallingBehind drained = new FallingBehind(AFTER);
+        for (t = 0; t <= AFTER; t += CHECK) {
+            drained.observe(t, 1_000 + t / 10, t * 8 / 100, 90);
+        }
+        assertNotNull(drained.observe(t, 1_000 + t / 10, t * 8 / 100, 90));
+        assertNull(drained.observe(t + CHECK, 9_000, 9_000, 90), "everything applied: over at once");
     }
 
     @Test

@@ -27,14 +27,17 @@ public final class ReplicatorProcess implements AutoCloseable {
     private final Process process;
     private final int managementPort;
     private final Path log;
+    /** Where this process's output begins in its log, which other runs of the same name append to. */
+    private final long logStart;
     private final HttpClient http = HttpClient.newHttpClient();
     /** Killed or stopped by the test: its end is no failure. */
     private volatile boolean ended;
 
-    private ReplicatorProcess(Process process, int managementPort, Path log) {
+    private ReplicatorProcess(Process process, int managementPort, Path log, long logStart) {
         this.process = process;
         this.managementPort = managementPort;
         this.log = log;
+        this.logStart = logStart;
     }
 
     /** Starts a replicator with this profile, heap (e.g. "256m") and settings; returns once its health endpoint answers. */
@@ -88,7 +91,7 @@ public final class ReplicatorProcess implements AutoCloseable {
             long logStart = log.toFile().length();
             try {
                 Process p = command.apply(port).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-                ReplicatorProcess r = new ReplicatorProcess(p, port, log);
+                ReplicatorProcess r = new ReplicatorProcess(p, port, log, logStart);
                 await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> !p.isAlive() || r.get("/observe/health/live") != null);
                 if (p.isAlive()) {
                     return r;
@@ -172,10 +175,10 @@ public final class ReplicatorProcess implements AutoCloseable {
         return managementPort;
     }
 
-    /** The lines of this replicator's log so far. */
+    /** The lines this replicator has logged so far (not those of an earlier process of the same name). */
     public List<String> logLines() {
         try {
-            return java.nio.file.Files.readAllLines(log);
+            return outputSince(logStart).lines().toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

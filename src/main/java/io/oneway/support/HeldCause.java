@@ -1,0 +1,44 @@
+package io.oneway.support;
+
+/**
+ * A slow-moving stall's cause, held steady: once found, it stays until it has not been found for
+ * half its span, or at once when everything is applied. The rules it holds (FallingBehind,
+ * LateApplies) compare one moment with another a span apart, and an apply run that commits many
+ * changes at once moves either side of that comparison by a step; without the hold the stall
+ * would be told and recovered at every step.
+ */
+public final class HeldCause {
+
+    private final long clearAfterMillis;
+    private String cause;
+    private long clearSince = -1;
+
+    public HeldCause(long spanMillis) {
+        this.clearAfterMillis = spanMillis / 2;
+    }
+
+    /**
+     * @param found the cause this check found, or null
+     * @param caughtUp whether nothing waits at all
+     * @return the cause in force
+     */
+    public String update(long now, String found, boolean caughtUp) {
+        if (found != null) {
+            cause = found;
+            clearSince = -1;
+        } else if (caughtUp) {
+            cause = null;
+        } else if (cause != null) {
+            clearSince = clearSince < 0 ? now : clearSince;
+            if (now - clearSince >= clearAfterMillis) {
+                cause = null;
+            }
+        }
+        return cause;
+    }
+
+    public void reset() {
+        cause = null;
+        clearSince = -1;
+    }
+}
