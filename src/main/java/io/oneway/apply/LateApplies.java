@@ -24,7 +24,8 @@ final class LateApplies {
     private final long afterMillis;
     private final Deque<Apply> applies = new ArrayDeque<>();
     private long lastApplied = -1;
-    private boolean caughtUpBefore;
+    private String lastJudgment;
+    private long lastMovedAt = -1;
     private String verdict;
     private final HeldCause held;
 
@@ -37,35 +38,41 @@ final class LateApplies {
     void reset() {
         applies.clear();
         lastApplied = -1;
-        caughtUpBefore = false;
+        lastJudgment = null;
+        lastMovedAt = -1;
         verdict = null;
         held.reset();
     }
 
     /**
-     * Judged at each check where the applied position moved, and held in between (a slow apply
-     * moves it seldom) and until it has not been found for half the span (HeldCause); ended at
-     * once by two checks in a row with nothing known to wait.
+     * Judged at each check where the applied position moved; between those the last judgment
+     * stands (a slow apply moves it seldom). Told, it holds until it has not been found for half
+     * the span (HeldCause), or nothing has been applied for half the span: the source is quiet,
+     * or something else stops the apply, which its own stall tells. (Whether a source is caught up
+     * this side cannot tell: between two frames it has applied all it has read.)
      *
      * @param applied the source's applied position now
      * @param appliedLoggedAtMillis when the change at it was captured (0: not known)
-     * @param caughtUp whether everything the source announced is applied
      * @return why the source falls behind, or null
      */
-    String observe(long now, long applied, long appliedLoggedAtMillis, boolean caughtUp) {
+    String observe(long now, long applied, long appliedLoggedAtMillis) {
         boolean moved = lastApplied >= 0 && applied > lastApplied;
         lastApplied = applied;
         if (moved && appliedLoggedAtMillis != 0) {
+            lastMovedAt = now;
             applies.addLast(new Apply(now, applied, (now - appliedLoggedAtMillis) / 1000.0));
             // the newest apply at least the span old is the one compared with; older ones go
             while (applies.size() > 1 && now - secondOldest().at() >= afterMillis) {
                 applies.removeFirst();
             }
-            verdict = held.update(now, judge(now), false);
-        } else if (caughtUp && caughtUpBefore) {
-            verdict = held.update(now, null, true);
+            lastJudgment = judge(now);
+            verdict = held.update(now, lastJudgment, false);
+        } else {
+            boolean quiet = lastMovedAt < 0 || now - lastMovedAt >= afterMillis / 2;
+            if (lastJudgment == null || quiet) {
+                verdict = held.update(now, null, quiet);
+            }
         }
-        caughtUpBefore = caughtUp;
         return verdict;
     }
 

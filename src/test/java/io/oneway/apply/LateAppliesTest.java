@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Checks every 2 s with behind-after 60 s, 100 changes applied a check: applies later than a
  * minute for a minute, the delay not coming down, are told with the delays and the rate, and stay
- * told between applies until two checks in a row find everything applied; a
+ * told between applies until nothing has been applied for half a span, or applies have been
+ * timely for half a span; a
  * catch-up (the delay coming down), applies soon enough, one timely apply in the span, no applies
  * at all, and a span cut by another stall are not.
  */
@@ -24,7 +25,7 @@ class LateAppliesTest {
         String cause = null;
         for (long t = 0; t <= AFTER + CHECK; t += CHECK) {
             // each check's newest change was captured 90 s before, plus half of the time gone by
-            cause = late.observe(t, t / 20, t - 90_000 - t / 2, false);
+            cause = late.observe(t, t / 20, t - 90_000 - t / 2);
             if (t < AFTER + CHECK) {
                 assertNull(cause, "told before a whole span of applies, at " + t);
             }
@@ -32,12 +33,31 @@ class LateAppliesTest {
         assertNotNull(cause);
         assertTrue(cause.contains("changes are applied 121 s after their capture (91 s, 60 s ago)")
                 && cause.contains("every change applied in between more than 60 s after it, at 50 changes/s"), cause);
-        // a slow apply: checks that see nothing applied hold the verdict, even one that sees nothing waiting
+        // a slow apply: checks that see nothing applied hold the verdict for less than half a span
         long t = AFTER + 2 * CHECK;
-        assertNotNull(late.observe(t, (AFTER + CHECK) / 20, 0, false));
-        assertNotNull(late.observe(t + CHECK, (AFTER + CHECK) / 20, 0, true));
-        // everything applied at two checks in a row: caught up
-        assertNull(late.observe(t + 2 * CHECK, (AFTER + CHECK) / 20, 0, true));
+        for (long u = t; u < t - CHECK + AFTER / 2; u += CHECK) {
+            assertNotNull(late.observe(u, (AFTER + CHECK) / 20, 0), "nothing applied for " + (u - t + CHECK) + " ms");
+        }
+        // nothing applied for half a span: quiet
+        assertNull(late.observe(t - CHECK + AFTER / 2, (AFTER + CHECK) / 20, 0));
+        // a late verdict found at the last apply before the writers stopped ends once the timely applies after it have been timely for half a span
+        LateApplies drained = lateFor(AFTER + CHECK);
+        assertNotNull(drained.observe(AFTER + 2 * CHECK, (AFTER + 2 * CHECK) / 20, AFTER + 2 * CHECK - 1_000), "one timely apply: held");
+        for (long u = AFTER + 3 * CHECK; u < AFTER + 2 * CHECK + AFTER / 2; u += CHECK) {
+            assertNotNull(drained.observe(u, (AFTER + 2 * CHECK) / 20, 0), "held at " + u);
+        }
+        assertNull(drained.observe(AFTER + 2 * CHECK + AFTER / 2, (AFTER + 2 * CHECK) / 20, 0), "clear for half a span");
+    }
+
+    /** Applies 90 s late or later, one a check from 0 to the given time: told at its end. */
+    private static LateApplies lateFor(long until) {
+        LateApplies late = new LateApplies(AFTER);
+        String cause = null;
+        for (long t = 0; t <= until; t += CHECK) {
+            cause = late.observe(t, t / 20, t - 90_000 - t / 2);
+        }
+        assertNotNull(cause);
+        return late;
     }
 
     @Test
@@ -49,14 +69,14 @@ class LateAppliesTest {
         LateApplies cut = new LateApplies(AFTER);
         for (long t = 0; t <= 3 * AFTER; t += CHECK) {
             // an hour late at first, 12 s less late at each check
-            assertNull(catchingUp.observe(t, t / 20, t - 3_600_000 + 6 * t, false), "catching up at " + t);
-            assertNull(timely.observe(t, t / 20, t - 5_000, false), "5 s late at " + t);
-            assertNull(oneTimely.observe(t, t / 20, t % AFTER == 0 ? t - 1_000 : t - 90_000, false), "one apply of the span in time, at " + t);
-            assertNull(idle.observe(t, 7, t - 3_600_000, true), "nothing applied, at " + t);
+            assertNull(catchingUp.observe(t, t / 20, t - 3_600_000 + 6 * t), "catching up at " + t);
+            assertNull(timely.observe(t, t / 20, t - 5_000), "5 s late at " + t);
+            assertNull(oneTimely.observe(t, t / 20, t % AFTER == 0 ? t - 1_000 : t - 90_000), "one apply of the span in time, at " + t);
+            assertNull(idle.observe(t, 7, t - 3_600_000), "nothing applied, at " + t);
             if (t % AFTER == AFTER - CHECK) {
                 cut.reset();
             }
-            assertNull(cut.observe(t, t / 20, t - 90_000, false), "the span never whole at " + t);
+            assertNull(cut.observe(t, t / 20, t - 90_000), "the span never whole at " + t);
         }
     }
 }

@@ -23,11 +23,11 @@ import io.oneway.testing.ShopWriter;
 /**
  * SPEC §4, every stall visible, when nothing stops: a central database that applies slower than
  * the remote's writers write (a trigger there sleeps 20 ms on every order) leaves changes waiting longer
- * and longer while acks keep coming. With oneway.notify.behind-after at 3 s the remote replicator
+ * and longer while acks keep coming. With oneway.notify.behind-after at 6 s the remote replicator
  * reports the stall falling-behind in health, metric, status and a notification, with both rates
  * and how much of its backlog is sent and waits for the central side, which says that the link or
- * the central side sets the pace; the central replicator reports it too, in health, metric and a
- * notification, from how late it applies. Once the central side is fast again the backlog drains,
+ * the central side sets the pace; the central replicator reports it too, in health, metric, status
+ * and a notification, from how late it applies. Once the central side is fast again the backlog drains,
  * the stall ends on both sides, and the tables are equal.
  */
 class FallingBehindIT {
@@ -40,7 +40,7 @@ class FallingBehindIT {
     static void start() {
         // acks come after each slow apply run; silence is not what this test is about
         fixture = new ReplicationFixture("branch1")
-                .with("oneway.notify.behind-after", "3000")
+                .with("oneway.notify.behind-after", "6000")
                 .with("oneway.notify.silent-after", "120000")
                 .with("oneway.notify.endpoint", "log:io.oneway.notifications");
         ShopWriter.createSharedCustomer(fixture.remote("branch1"));
@@ -75,7 +75,8 @@ class FallingBehindIT {
             await().atMost(Duration.ofSeconds(10)).until(() -> notified(central, "stalled"));
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
                 String status = CommandOutput.of(settings, "status");
-                assertTrue(status.contains("falling-behind: changes are applied"), "./oneway status names it in\n" + status);
+                assertTrue(status.contains("falling-behind: changes are applied") && status.contains("the central database applied")
+                        && status.contains("every change applied in between"), "./oneway status names it, as each side found it, in\n" + status);
             });
             writer.stop();
         }
