@@ -2,16 +2,15 @@ package io.oneway.support;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.Iterator;
 import java.util.Locale;
 
 /**
  * Whether the transfer falls behind though nothing stops it: changes are applied more than
  * oneway.notify.behind-after after their capture, and over that long the backlog has not shrunk
- * and never emptied. Changes then
- * reach the central database later and later, which no stall that waits for silence tells. A
- * backlog that shrinks is a catch-up, not this; the span is measured only while no other stall is
- * in force (a central side back after an outage drains a backlog that grew while it was away).
+ * and never emptied. Changes then reach the central database later and later, which no stall that
+ * waits for silence tells. A backlog that shrinks is a catch-up, not this; the span is measured
+ * only while no other stall is in force (a central side back after an outage drains a backlog that
+ * grew while it was away).
  * The remote (TransferMonitor) judges it from its captured and acknowledged positions; the central
  * side, which knows only the frames it has read, from how late it applies (LateApplies).
  */
@@ -75,16 +74,12 @@ public final class FallingBehind {
                 (current.done() - then.done()) / seconds, (current.ahead() - then.ahead()) / seconds);
     }
 
-    /**
-     * Nothing waited at some check of the span: the replication kept up then.
-     */
+    /** Nothing waited at some check of the span: the replication kept up then. */
     private boolean caughtUpWithin() {
         return samples.stream().anyMatch(sample -> sample.backlog() == 0);
     }
 
     private Sample secondOldest() {
-        Iterator<Sample> oldestFirst = samples.iterator();
-        oldestFirst.next();
-        return oldestFirst.next();
+        return samples.stream().skip(1).findFirst().orElseThrow();
     }
 }
