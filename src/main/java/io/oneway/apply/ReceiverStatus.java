@@ -13,17 +13,41 @@ package io.oneway.apply;
  * @param halted         true while the source is halted
  * @param lastHeardMillis when anything of the source last arrived (epoch ms), 0 for never
  * @param appliedLoggedAtMillis when the last applied change was made on the remote (epoch ms), 0 when not known
+ * @param appliedAtMillis when the last change was applied (epoch ms), 0 for never
  * @param incarnation    the source's incarnation, null before first contact
  * @param digest         the running digest at {@code applied}, Base64
  */
 public record ReceiverStatus(long applied, long received, long highestKnown, int parkedChanges, long parkedBytes, long staged,
-        boolean halted, long lastHeardMillis, long appliedLoggedAtMillis, String incarnation, String digest) {
+        boolean halted, long lastHeardMillis, long appliedLoggedAtMillis, long appliedAtMillis, String incarnation, String digest) {
 
-    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, false, 0, 0, null, null);
+    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, false, 0, 0, 0, null, null);
+
+    /** Changes the source announced (heartbeats, frames) and not yet applied. */
+    public long backlog() {
+        return Math.max(0, highestKnown - applied);
+    }
+
+    /**
+     * How late this side is, in seconds: while announced changes wait, the age of the last applied
+     * one; otherwise the delay the last apply had (applied minus captured), for {@code recentMillis}
+     * after it; 0 after that, and 0 for a source whose changes' times are not known. Between two
+     * frames of a backlog that waits in the broker, this side has applied all it has read and the
+     * source's heartbeats queue behind those frames, so "nothing announced waits" is not "caught up":
+     * minutes behind read 0 between frames before the last apply's delay was kept.
+     */
+    public double lagSeconds(long now, long recentMillis) {
+        if (appliedLoggedAtMillis == 0) {
+            return 0;
+        }
+        if (backlog() > 0) {
+            return Math.max(0, now - appliedLoggedAtMillis) / 1000.0;
+        }
+        return now - appliedAtMillis <= recentMillis ? Math.max(0, appliedAtMillis - appliedLoggedAtMillis) / 1000.0 : 0;
+    }
 
     /** The same, with the source heard from at this time (epoch ms). */
     ReceiverStatus heardAt(long millis) {
         return new ReceiverStatus(applied, received, highestKnown, parkedChanges, parkedBytes, staged, halted, Math.max(lastHeardMillis, millis),
-                appliedLoggedAtMillis, incarnation, digest);
+                appliedLoggedAtMillis, appliedAtMillis, incarnation, digest);
     }
 }

@@ -64,6 +64,7 @@ final class SourceReceiver {
     private long highestKnown;
     private long lastHeard;
     private long appliedLoggedAt;
+    private long appliedAt;
     private long ackedApplied = -1;
     private long ackedReceived = -1;
     private long ackSentAt;
@@ -120,6 +121,8 @@ final class SourceReceiver {
             if (duplicates > 0) {
                 metrics.count("oneway_duplicate_changes", source, duplicates);
             }
+            // what arrived shows as waiting while it is applied (a slow apply run can take minutes)
+            publish();
             drain();
             Optional<ControlMessage> request = published(gapRequest(true));
             if (request.isPresent()) {
@@ -166,6 +169,7 @@ final class SourceReceiver {
                 gap.progress(now);
             }
             whole.ifPresent(c -> parked.add(c, Instant.ofEpochMilli(now), received() + 1));
+            publish();
             drain();
             return published(gapRequest(whole.isPresent()));
     
@@ -318,8 +322,7 @@ final class SourceReceiver {
                 applyBefore(run, e);
                 throw e;
             }
-            appliedLoggedAt = loggedAt(run.changes().get(run.changes().size() - 1));
-            applied(run.last(), run.changes().size());
+            applied(run.changes().get(run.changes().size() - 1), run.changes().size());
             return false;
         }
         ParkedChanges.Run open = parked.run(applied + 1, settings.maxRun(), settings.maxRunBytes(), false);
@@ -347,7 +350,7 @@ final class SourceReceiver {
         if (complete > 0) {
             try {
                 digest = applier.apply(source, before.subList(0, complete), run.receivedAt(), skipped, digest);
-                applied(before.get(complete - 1).position(), complete);
+                applied(before.get(complete - 1), complete);
             } catch (ApplyHaltException e) {
                 LOG.warn("Source {}: the transactions before the halting one were refused too ({})", source, e.getMessage());
             }
@@ -363,8 +366,7 @@ final class SourceReceiver {
         if (run.changes().get(run.changes().size() - 1).txEnd()) {
             long first = applied + 1;
             digest = applier.applyStaged(source, applied, staged, run.changes(), skipped, digest);
-            appliedLoggedAt = loggedAt(run.changes().get(run.changes().size() - 1));
-            applied(run.last(), (int) (run.last() - first + 1));
+            applied(run.changes().get(run.changes().size() - 1), (int) (run.last() - first + 1));
             return false;
         }
         if (run.limitReached()) {
@@ -386,12 +388,15 @@ final class SourceReceiver {
         metrics.count("oneway_staged_changes", source, run.changes().size());
     }
 
-    private void applied(long last, int changes) {
-        applied = last;
+    private void applied(ChangeRecord last, int changes) {
+        applied = last.position();
+        appliedLoggedAt = loggedAt(last);
+        appliedAt = System.currentTimeMillis();
         parked.removeThrough(applied);
         pieces.removeThrough(applied);
         metrics.count("oneway_applied_changes", source, changes);
         progress.add(changes, 1, applied);
+        publish();
     }
 
     /** When a change was made on the remote (epoch ms), or 0 when its time does not read as an ISO-8601 instant. */
@@ -536,6 +541,6 @@ final class SourceReceiver {
         highestKnown = Math.max(highestKnown, announcedWhileBusy.get());
         lastHeard = Math.max(lastHeard, heardWhileBusy);
         status.set(new ReceiverStatus(applied, received(), highestKnown, parked.count(), parked.bytes() + pieces.bytes(),
-                Math.max(0, staged - applied), halted, lastHeard, appliedLoggedAt, incarnation, digest == null ? null : Fingerprint.text(digest)));
+                Math.max(0, staged - applied), halted, lastHeard, appliedLoggedAt, appliedAt, incarnation, digest == null ? null : Fingerprint.text(digest)));
     }
 }

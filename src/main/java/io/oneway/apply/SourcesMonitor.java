@@ -66,7 +66,7 @@ public final class SourcesMonitor {
             metrics.gauge("oneway_applied_position", s, () -> status(s).applied());
             metrics.gauge("oneway_received_position", s, () -> status(s).received(), "side", "central");
             metrics.gauge("oneway_announced_position", s, () -> status(s).highestKnown());
-            metrics.gauge("oneway_backlog_changes", s, () -> backlog(status(s)), "side", "central");
+            metrics.gauge("oneway_backlog_changes", s, () -> status(s).backlog(), "side", "central");
             metrics.gauge("oneway_lag_seconds", s, () -> lag(status(s)), "side", "central");
             metrics.gauge("oneway_parked_changes", s, () -> status(s).parkedChanges());
             metrics.gauge("oneway_parked_bytes", s, () -> status(s).parkedBytes());
@@ -137,11 +137,11 @@ public final class SourcesMonitor {
                     found.add(behind);
                     stalls.add(behind.state() + ": " + behind.cause());
                 }
-                backlog += backlog(st);
+                backlog += st.backlog();
                 applied += st.applied();
                 ps.setString(1, "source " + s);
                 ps.setString(2, stalls.isEmpty() ? "none" : String.join("; ", stalls));
-                ps.setLong(3, backlog(st));
+                ps.setLong(3, st.backlog());
                 ps.setDouble(4, lag(st));
                 ps.addBatch();
             }
@@ -173,13 +173,12 @@ public final class SourcesMonitor {
         return detector.statuses().getOrDefault(source, ReceiverStatus.NONE);
     }
 
-    private static long backlog(ReceiverStatus st) {
-        return Math.max(0, st.highestKnown() - st.applied());
-    }
-
-    /** Age of the last applied change while changes wait; 0 when caught up (an idle source is not late). */
-    private static double lag(ReceiverStatus st) {
-        return backlog(st) == 0 || st.appliedLoggedAtMillis() == 0 ? 0 : (System.currentTimeMillis() - st.appliedLoggedAtMillis()) / 1000.0;
+    /**
+     * The last apply's delay is kept for silent-after ms: the frames of a backlog follow each other more
+     * closely than that, or the source is reported silent; an idle source caught up reads 0 after it.
+     */
+    private double lag(ReceiverStatus st) {
+        return st.lagSeconds(System.currentTimeMillis(), silentAfterMillis);
     }
 
     private static String firstLine(Exception e) {

@@ -27,8 +27,9 @@ import io.oneway.testing.ShopWriter;
  * reports the stall falling-behind in health, metric, status and a notification, with both rates
  * and how much of its backlog is sent and waits for the central side, which says that the link or
  * the central side sets the pace; the central replicator reports it too, in health, metric, status
- * and a notification, from how late it applies. Once the central side is fast again the backlog drains,
- * the stall ends on both sides, and the tables are equal.
+ * and a notification, from how late it applies, and its lag gauge reads the delay at every scrape.
+ * Once the central side is fast again the backlog drains, the stall ends on both sides, and the
+ * tables are equal.
  */
 class FallingBehindIT {
 
@@ -73,6 +74,9 @@ class FallingBehindIT {
             assertTrue(centralHealth.contains("falling-behind (source branch1)") && centralHealth.contains("after their capture")
                     && centralHealth.contains("the remote replicator's status says where the pace is set"), centralHealth);
             await().atMost(Duration.ofSeconds(10)).until(() -> notified(central, "stalled"));
+            // its lag gauge says so at every scrape, between two frames too (it read 0 there when only announced changes counted)
+            await().pollInterval(Duration.ofMillis(200)).during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10))
+                    .until(() -> central.metric("oneway_lag_seconds", "side=\"central\"") > 3);
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
                 String status = CommandOutput.of(settings, "status");
                 assertTrue(status.contains("falling-behind: changes are applied") && status.contains("the central database applied")

@@ -1,0 +1,49 @@
+package io.oneway.apply;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The central side's lag of a source: while announced changes wait, the age of the last applied one;
+ * between two frames of a backlog (nothing announced waits, the next frame not read yet) the delay
+ * of the last apply, for as long as the recent window; 0 after it, and for changes of no known time.
+ */
+class ReceiverStatusTest {
+
+    private static final long RECENT = 10_000;
+    private static final long NOW = 1_000_000_000L;
+
+    @Test
+    void announced_changes_waiting_read_as_the_age_of_the_last_applied_one() {
+        ReceiverStatus st = status(100, 150, NOW - 90_000, NOW - 30_000);
+        assertEquals(150 - 100, st.backlog());
+        assertEquals(90.0, st.lagSeconds(NOW, RECENT));
+    }
+
+    @Test
+    void between_two_frames_of_a_backlog_the_last_apply_delay_is_kept_for_the_recent_window() {
+        // applied 2 s ago, 120 s after its capture: minutes behind, though nothing announced waits
+        ReceiverStatus st = status(150, 150, NOW - 122_000, NOW - 2_000);
+        assertEquals(0, st.backlog());
+        assertEquals(120.0, st.lagSeconds(NOW, RECENT));
+        assertEquals(120.0, st.lagSeconds(NOW - 2_000 + RECENT, RECENT));
+    }
+
+    @Test
+    void a_source_idle_after_its_last_apply_for_longer_than_the_window_is_not_late() {
+        ReceiverStatus st = status(150, 150, NOW - 122_000, NOW - 2_000);
+        assertEquals(0.0, st.lagSeconds(NOW - 2_000 + RECENT + 1, RECENT));
+    }
+
+    @Test
+    void a_live_source_caught_up_reads_its_last_apply_delay_and_unknown_times_read_0() {
+        assertEquals(0.25, status(150, 150, NOW - 1_250, NOW - 1_000).lagSeconds(NOW, RECENT));
+        assertEquals(0.0, status(150, 200, 0, NOW - 1_000).lagSeconds(NOW, RECENT));
+        assertEquals(0.0, ReceiverStatus.NONE.lagSeconds(NOW, RECENT));
+    }
+
+    private static ReceiverStatus status(long applied, long announced, long appliedLoggedAt, long appliedAt) {
+        return new ReceiverStatus(applied, applied, announced, 0, 0, 0, false, appliedAt, appliedLoggedAt, appliedAt, "i", null);
+    }
+}
