@@ -14,6 +14,7 @@ import org.apache.camel.CamelContext;
 
 import io.oneway.support.BrokerProbe;
 import io.oneway.support.FallingBehind;
+import io.oneway.support.LateChanges;
 import io.oneway.support.LinkSilence;
 import io.oneway.support.LockWaits;
 import io.oneway.support.OnewayMetrics;
@@ -30,7 +31,7 @@ import io.oneway.support.StallWatch.Stall;
  * central database unreachable, a statement applying changes waiting on a lock for
  * oneway.notify.lock-wait-after ms (a replicated schema change behind a report's long query), a
  * route that no longer polls (PollWatch), and a source's changes applied later and later while
- * nothing of that stops them (LateApplies).
+ * nothing of that stops them (LateChanges).
  */
 public final class SourcesMonitor {
 
@@ -43,7 +44,7 @@ public final class SourcesMonitor {
     private final long silentAfterMillis;
     private final PollWatch polls;
     private final long behindAfterMillis;
-    private final Map<String, LateApplies> late = new HashMap<>();
+    private final Map<String, LateChanges> late = new HashMap<>();
     private volatile List<String> sources = List.of();
 
     public SourcesMonitor(DataSource central, GapDetector detector, BrokerProbe broker, StallWatch watch, LockWaits lockWaits,
@@ -157,7 +158,7 @@ public final class SourcesMonitor {
 
     /** Only when nothing else found tells why the source's changes are late, and no halt holds them (a halt is told as such). */
     private Stall fallingBehind(String source, ReceiverStatus st, boolean nothingElse, long now) {
-        LateApplies applies = late.computeIfAbsent(source, s -> new LateApplies(behindAfterMillis));
+        LateChanges applies = late.computeIfAbsent(source, s -> new LateChanges(behindAfterMillis, "applied"));
         if (!nothingElse || st.halted()) {
             applies.reset();
             return null;

@@ -77,6 +77,7 @@ public final class WalReader {
     private long txLsn;
     private long txXid;
     private String txCommittedAt;
+    private long txCommitMillis;
     private long txItems;
     /** The end of the last transaction whose commit was read: once the batch is recorded, all of it is. */
     private long lastCommitEnd;
@@ -86,6 +87,8 @@ public final class WalReader {
     /** What the transfer monitor's thread sees of the reader, without waiting for a read that may hang. */
     private volatile long messagesRead;
     private volatile long changesRecorded;
+    /** When the transaction of the newest change recorded committed (epoch ms): how late the reader records. */
+    private volatile long recordedCommitMillis;
     private volatile Instant pollStartedAt;
     private volatile Instant lastPollEndedAt;
     /** Read and written by the transfer monitor's thread only (watch). */
@@ -110,6 +113,21 @@ public final class WalReader {
 
     public boolean enabled() {
         return enabled;
+    }
+
+    /** Changes recorded since this reader started. */
+    public long changesRecorded() {
+        return changesRecorded;
+    }
+
+    /** When the newest change recorded was committed (epoch ms), 0 before the first. */
+    public long recordedCommitMillis() {
+        return recordedCommitMillis;
+    }
+
+    /** Bytes of WAL written since what the slot confirmed, as the last watch read them. */
+    public long behindBytes() {
+        return behindBytes;
     }
 
     /** Registers the meters of the WAL capture (only when it is on). */
@@ -300,6 +318,7 @@ public final class WalReader {
             txXid = b.xid();
             txItems = 0;
             txCommittedAt = committedAt(b.commitMicros());
+            txCommitMillis = PG_EPOCH_SECONDS * 1000L + Math.floorDiv(b.commitMicros(), 1000L);
         } else if (m instanceof RowChange r) {
             txItems++;
             if (alreadyRecorded()) {
@@ -355,6 +374,7 @@ public final class WalReader {
             if (recorded.changes() > 0) {
                 progress.add(recorded.changes(), recorded.transactions(), recorded.lastPosition());
                 changesRecorded += recorded.changes();
+                recordedCommitMillis = txCommitMillis;
             }
         }
         recordedLsn = txLsn;

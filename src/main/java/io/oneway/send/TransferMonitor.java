@@ -17,6 +17,7 @@ import io.oneway.capture.CaptureGaps;
 import io.oneway.capture.WalReader;
 import io.oneway.support.BrokerProbe;
 import io.oneway.support.FallingBehind;
+import io.oneway.support.LateChanges;
 import io.oneway.support.LinkSilence;
 import io.oneway.support.LockWaits;
 import io.oneway.support.OnewayMetrics;
@@ -34,7 +35,7 @@ import io.oneway.support.StallWatch.Stall;
  * captured table whose capture is not in force (its trigger or publication changed by hand), the
  * sender not sending what waits, a route that no longer polls, a
  * statement of the replicator waiting on a lock for oneway.notify.lock-wait-after ms, and the
- * transfer falling behind while nothing of that stops it (FallingBehind).
+ * transfer or the WAL reader falling behind while nothing of that stops it (FallingBehind, LateChanges).
  */
 public final class TransferMonitor {
 
@@ -54,6 +55,7 @@ public final class TransferMonitor {
     private final long silentAfterMillis;
     private final PollWatch polls;
     private final FallingBehind behind;
+    private final LateChanges lateRecording;
     private volatile Progress progress = new Progress(0, 0, 0, Long.MAX_VALUE);
 
     public TransferMonitor(DataSource remote, SourceIdentity identity, SendWindow window, BrokerProbe broker, StallWatch watch,
@@ -70,6 +72,7 @@ public final class TransferMonitor {
         this.silentAfterMillis = silentAfterMillis;
         this.polls = new PollWatch(silentAfterMillis);
         this.behind = new FallingBehind(behindAfterMillis);
+        this.lateRecording = new LateChanges(behindAfterMillis, "recorded from the WAL");
     }
 
     /** Registers the remote side's meters, so each is exported from the start. */
@@ -160,11 +163,24 @@ public final class TransferMonitor {
                 + " s: route send-changes does not poll, or its sends do not complete (the log tells why; restart the replicator)"));
     }
 
-    /** Only when nothing else found tells why changes wait, and no halt holds them. */
+    /**
+     * Only when nothing else found tells why changes wait, and no halt holds them. Two ways: the
+     * backlog of what is recorded (FallingBehind), and, with capture from the WAL, the reader
+     * recording later and later after the commits (LateChanges): what it has not read is WAL, not
+     * changes, so no backlog counts it, and the central side keeps up with what it records.
+     */
     private Optional<Stall> fallingBehind(List<Stall> found, long now) {
         if (!found.isEmpty() || progress.sendStop() <= progress.captured()) {
             behind.reset();
+            lateRecording.reset();
             return Optional.empty();
+        }
+        List<String> causes = new ArrayList<>(2);
+        if (wal.enabled()) {
+            Optional.ofNullable(lateRecording.observe(now, wal.changesRecorded(), wal.recordedCommitMillis()))
+                    .map(cause -> cause + ": the WAL reader sets the pace, its slot " + wal.behindBytes() + " bytes behind the WAL "
+                            + "(the recording's statements on the remote database, triggers on oneway.change_log, the WAL sender's decoding)")
+                    .ifPresent(causes::add);
         }
         long sent = Math.max(0, Math.min(window.lastSent(), progress.captured()) - progress.acked());
         long unsent = Math.max(0, progress.captured() - Math.max(window.lastSent(), progress.acked()));
@@ -173,8 +189,9 @@ public final class TransferMonitor {
                 + (windowFull ? " (the send window is full)" : "") + (windowFull || sent >= unsent
                         ? ": the link or the central side's apply sets the pace (its time per change, the link's resends)"
                         : ": the remote's sender sets the pace (reading the change log, the WAL reader, the remote database)");
-        return Optional.ofNullable(behind.observe(now, progress.captured(), progress.acked(), progress.lagSeconds()))
-                .map(cause -> new Stall("falling-behind", identity.source(), cause + pace));
+        Optional.ofNullable(behind.observe(now, progress.captured(), progress.acked(), progress.lagSeconds())).map(cause -> cause + pace)
+                .ifPresent(causes::add);
+        return causes.isEmpty() ? Optional.empty() : Optional.of(new Stall("falling-behind", identity.source(), String.join("; and ", causes)));
     }
 
     /** Called only when the database answered this check: a failure here is not its being out of reach, and is told. */

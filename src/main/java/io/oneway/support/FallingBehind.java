@@ -6,13 +6,13 @@ import java.util.Locale;
 
 /**
  * Whether the transfer falls behind though nothing stops it: changes are applied more than
- * oneway.notify.behind-after after their capture, and over that long the backlog has not shrunk
- * and never emptied. Changes then reach the central database later and later, which no stall that
+ * oneway.notify.behind-after after their capture, over that long the backlog has not shrunk and
+ * never emptied, and it is more than that long's work at the rate the central side applies. Changes then reach the central database later and later, which no stall that
  * waits for silence tells. A backlog that shrinks is a catch-up, not this; the span is measured
  * only while no other stall is in force (a central side back after an outage drains a backlog that
  * grew while it was away).
  * The remote (TransferMonitor) judges it from its captured and acknowledged positions; the central
- * side, which knows only the frames it has read, from how late it applies (LateApplies).
+ * side, which knows only the frames it has read, from how late it applies (LateChanges).
  */
 public final class FallingBehind {
 
@@ -69,9 +69,15 @@ public final class FallingBehind {
             return null;
         }
         double seconds = span / 1000.0;
+        double appliedPerSecond = (current.done() - then.done()) / seconds;
+        // at the rate the central side applies, the backlog is less than a span's work: the changes' age comes from before
+        // the change log (a WAL reader behind the WAL, which LateChanges tells), not from the transfer
+        if (appliedPerSecond > 0 && current.backlog() / appliedPerSecond * 1000 < afterMillis) {
+            return null;
+        }
         return String.format(Locale.ROOT, "changes are applied %.0f s after their capture and the backlog went from %d to %d changes in the last %.0f s: "
                 + "the central database applied %.0f changes/s while %.0f/s were captured", lagSeconds, then.backlog(), current.backlog(), seconds,
-                (current.done() - then.done()) / seconds, (current.ahead() - then.ahead()) / seconds);
+                appliedPerSecond, (current.ahead() - then.ahead()) / seconds);
     }
 
     /** Nothing waited at some check of the span: the replication kept up then. */

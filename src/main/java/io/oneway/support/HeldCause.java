@@ -3,7 +3,7 @@ package io.oneway.support;
 /**
  * A slow-moving stall's cause, held steady: once found, it stays until it has not been found for
  * half its span, or at once when everything is applied. The rules it holds (FallingBehind,
- * LateApplies) compare one moment with another a span apart, and an apply run that commits many
+ * LateChanges) compare one moment with another a span apart, and an apply run that commits many
  * changes at once moves either side of that comparison by a step; without the hold the stall
  * would be told and recovered at every step.
  */

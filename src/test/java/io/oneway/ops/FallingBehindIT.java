@@ -103,7 +103,6 @@ class FallingBehindIT {
     }
 
     private static long notices(ReplicatorProcess side, String event) {
-        return side.logLines().stream().filter(l -> l.contains(" notifications - ") && l.contains("\"event\":\"" + event + "\"")
-                && l.contains("\"state\":\"falling-behind\"")).count();
+        return side.notifications(event, "falling-behind");
     }
 }

@@ -241,7 +241,6 @@ class StallIT {
     }
 
     private static boolean notified(ReplicatorProcess side, String event, String state) {
-        return side.logLines().stream().anyMatch(l -> l.contains(" notifications - ") && l.contains("\"event\":\"" + event + "\"")
-                && l.contains("\"state\":\"" + state + "\""));
+        return side.notifications(event, state) > 0;
     }
 }

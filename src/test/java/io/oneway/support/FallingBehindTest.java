@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Checks every 2 s with behind-after 60 s: a backlog that does not shrink over a minute while
  * changes are applied over a minute after their capture is told, with both rates; a backlog that
- * shrinks (a catch-up), changes applied soon enough, too short a span, a span cut by another
+ * shrinks (a catch-up), one the central side applies in less than a minute at its rate (old
+ * changes from a WAL reader behind), changes applied soon enough, too short a span, a span cut by another
  * stall, and one in which nothing waited at some check (a quiet source's first new change) are not.
  * Once told it holds through an apply run's step until half a span has been clear, and ends at
  * once when nothing waits. A span of 0 is refused.
@@ -27,17 +28,17 @@ class FallingBehindTest {
         String cause = null;
         // captured 100/s, acknowledged 80/s: the backlog grows by 40 a check
         for (long t = 0; t <= AFTER; t += CHECK) {
-            cause = behind.observe(t, 1_000 + t / 10, t * 8 / 100, 90);
+            cause = behind.observe(t, 10_000 + t / 10, t * 8 / 100, 90);
             if (t < AFTER) {
                 assertNull(cause, "told before the span passed, at " + t);
             }
         }
         assertNotNull(cause);
-        assertTrue(cause.contains("applied 90 s after their capture") && cause.contains("from 1000 to 2200 changes in the last 60 s")
+        assertTrue(cause.contains("applied 90 s after their capture") && cause.contains("from 10000 to 11200 changes in the last 60 s")
                 && cause.contains("applied 80 changes/s while 100/s were captured"), cause);
         // the span moves on: compared with the check 60 s before
-        String next = behind.observe(AFTER + CHECK, 1_000 + (AFTER + CHECK) / 10, (AFTER + CHECK) * 8 / 100, 92);
-        assertTrue(next.contains("from 1040 to 2240 changes in the last 60 s"), next);
+        String next = behind.observe(AFTER + CHECK, 10_000 + (AFTER + CHECK) / 10, (AFTER + CHECK) * 8 / 100, 92);
+        assertTrue(next.contains("from 10040 to 11240 changes in the last 60 s"), next);
     }
 
     @Test
@@ -49,6 +50,15 @@ class FallingBehindTest {
         }
         assertNotNull(cause);
         assertTrue(cause.contains("applied 0 changes/s while 0/s were captured"), cause);
+    }
+
+    @Test
+    void a_backlog_of_less_than_a_spans_work_at_the_apply_rate_is_not_told_however_old_its_changes() {
+        // capture from the WAL behind the WAL: changes an hour old when recorded, 100/s recorded and applied, 100 in flight
+        FallingBehind behind = new FallingBehind(AFTER);
+        for (long t = 0; t <= 2 * AFTER; t += CHECK) {
+            assertNull(behind.observe(t, 100 + t / 10, t / 10 - (t % 4_000 == 0 ? 0 : 50), 3_600), "the transfer keeps up, at " + t);
+        }
     }
 
     @Test
@@ -79,24 +89,24 @@ class FallingBehindTest {
         FallingBehind behind = new FallingBehind(AFTER);
         long t = 0;
         for (; t <= AFTER; t += CHECK) {
-            behind.observe(t, 1_000 + t / 10, t * 8 / 100, 90);
+            behind.observe(t, 10_000 + t / 10, t * 8 / 100, 90);
         }
-        assertNotNull(behind.observe(t, 1_000 + t / 10, t * 8 / 100, 90));
-        // an apply run acknowledges a step of 1,500: the backlog (780) is below a span ago's (1,080), for a check
+        assertNotNull(behind.observe(t, 10_000 + t / 10, t * 8 / 100, 90));
+        // an apply run acknowledges a step of 1,500: the backlog (9,780) is below a span ago's (10,080), for a check
         long clearFrom = t + CHECK;
-        assertNotNull(behind.observe(clearFrom, 7_400, 6_620, 90), "held through one step");
+        assertNotNull(behind.observe(clearFrom, 16_400, 6_620, 90), "held through one step");
         // the writer stopped, it drains: told until half a span (30 s) has been clear
         for (long u = clearFrom + CHECK; u < clearFrom + AFTER / 2; u += CHECK) {
-            assertNotNull(behind.observe(u, 7_400, 6_620 + (u - clearFrom) / 100, 90), "held at " + (u - clearFrom) + " ms of clear checks");
+            assertNotNull(behind.observe(u, 16_400, 6_620 + (u - clearFrom) / 100, 90), "held at " + (u - clearFrom) + " ms of clear checks");
         }
-        assertNull(behind.observe(clearFrom + AFTER / 2, 7_400, 6_920, 90), "clear for half a span");
+        assertNull(behind.observe(clearFrom + AFTER / 2, 16_400, 6_920, 90), "clear for half a span");
 
         FallingBehind drained = new FallingBehind(AFTER);
         for (t = 0; t <= AFTER; t += CHECK) {
-            drained.observe(t, 1_000 + t / 10, t * 8 / 100, 90);
+            drained.observe(t, 10_000 + t / 10, t * 8 / 100, 90);
         }
-        assertNotNull(drained.observe(t, 1_000 + t / 10, t * 8 / 100, 90));
-        assertNull(drained.observe(t + CHECK, 9_000, 9_000, 90), "everything applied: over at once");
+        assertNotNull(drained.observe(t, 10_000 + t / 10, t * 8 / 100, 90));
+        assertNull(drained.observe(t + CHECK, 17_000, 17_000, 90), "everything applied: over at once");
     }
 
     @Test

@@ -184,6 +184,12 @@ public final class ReplicatorProcess implements AutoCloseable {
         }
     }
 
+    /** How many notifications of this event ("stalled", "recovered") and stall state it has logged (oneway.notify.endpoint log:io.oneway.notifications). */
+    public long notifications(String event, String state) {
+        return logLines().stream().filter(l -> l.contains(" notifications - ") && l.contains("\"event\":\"" + event + "\"")
+                && l.contains("\"state\":\"" + state + "\"")).count();
+    }
+
     public boolean alive() {
         return process.isAlive();
     }

@@ -1,4 +1,4 @@
-package io.oneway.apply;
+package io.oneway.support;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -14,14 +14,14 @@ import org.junit.jupiter.api.Test;
  * catch-up (the delay coming down), applies soon enough, one timely apply in the span, no applies
  * at all, and a span cut by another stall are not.
  */
-class LateAppliesTest {
+class LateChangesTest {
 
     private static final long AFTER = 60_000;
     private static final long CHECK = 2_000;
 
     @Test
     void applies_later_and_later_for_the_span_are_told_with_the_delays_and_the_rate() {
-        LateApplies late = new LateApplies(AFTER);
+        LateChanges late = new LateChanges(AFTER, "applied");
         String cause = null;
         for (long t = 0; t <= AFTER + CHECK; t += CHECK) {
             // each check's newest change was captured 90 s before, plus half of the time gone by
@@ -41,7 +41,7 @@ class LateAppliesTest {
         // nothing applied for half a span: quiet
         assertNull(late.observe(t - CHECK + AFTER / 2, (AFTER + CHECK) / 20, 0));
         // a late verdict found at the last apply before the writers stopped ends once the timely applies after it have been timely for half a span
-        LateApplies drained = lateFor(AFTER + CHECK);
+        LateChanges drained = lateFor(AFTER + CHECK);
         assertNotNull(drained.observe(AFTER + 2 * CHECK, (AFTER + 2 * CHECK) / 20, AFTER + 2 * CHECK - 1_000), "one timely apply: held");
         for (long u = AFTER + 3 * CHECK; u < AFTER + 2 * CHECK + AFTER / 2; u += CHECK) {
             assertNotNull(drained.observe(u, (AFTER + 2 * CHECK) / 20, 0), "held at " + u);
@@ -50,8 +50,8 @@ class LateAppliesTest {
     }
 
     /** Applies 90 s late or later, one a check from 0 to the given time: told at its end. */
-    private static LateApplies lateFor(long until) {
-        LateApplies late = new LateApplies(AFTER);
+    private static LateChanges lateFor(long until) {
+        LateChanges late = new LateChanges(AFTER, "applied");
         String cause = null;
         for (long t = 0; t <= until; t += CHECK) {
             cause = late.observe(t, t / 20, t - 90_000 - t / 2);
@@ -62,11 +62,11 @@ class LateAppliesTest {
 
     @Test
     void a_catch_up_timely_applies_no_applies_and_a_cut_span_are_not_told() {
-        LateApplies catchingUp = new LateApplies(AFTER);
-        LateApplies timely = new LateApplies(AFTER);
-        LateApplies oneTimely = new LateApplies(AFTER);
-        LateApplies idle = new LateApplies(AFTER);
-        LateApplies cut = new LateApplies(AFTER);
+        LateChanges catchingUp = new LateChanges(AFTER, "applied");
+        LateChanges timely = new LateChanges(AFTER, "applied");
+        LateChanges oneTimely = new LateChanges(AFTER, "applied");
+        LateChanges idle = new LateChanges(AFTER, "applied");
+        LateChanges cut = new LateChanges(AFTER, "applied");
         for (long t = 0; t <= 3 * AFTER; t += CHECK) {
             // an hour late at first, 12 s less late at each check
             assertNull(catchingUp.observe(t, t / 20, t - 3_600_000 + 6 * t), "catching up at " + t);
