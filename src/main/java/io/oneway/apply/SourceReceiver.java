@@ -386,6 +386,8 @@ final class SourceReceiver {
         parked.removeThrough(staged);
         pieces.removeThrough(staged);
         metrics.count("oneway_staged_changes", source, run.changes().size());
+        // an ack sent while the staged transaction is applied says it is received (the source's window moves on)
+        publish();
     }
 
     private void applied(ChangeRecord last, int changes) {

@@ -167,7 +167,7 @@ public final class SourcesMonitor {
         // frames waiting in the broker are not seen from here: the remote's own falling-behind says who sets the pace
         return cause == null ? null : new Stall("falling-behind", source, cause + "; the remote replicator's status says where the pace is set "
                 + "(its backlog sent and waiting for this side: the link or this side's apply, its time per change, locks, triggers and indexes of "
-                + "the central tables; waiting to be sent: the remote)");
+                + "the central tables; waiting to be sent: the remote; or its WAL reader, recording late)");
     }
 
     private ReceiverStatus status(String source) {

@@ -185,8 +185,10 @@ public final class TransferMonitor {
         long sent = Math.max(0, Math.min(window.lastSent(), progress.captured()) - progress.acked());
         long unsent = Math.max(0, progress.captured() - Math.max(window.lastSent(), progress.acked()));
         boolean windowFull = window.sendLimit() <= window.lastSent();
-        String pace = "; of the backlog " + sent + " changes are sent and wait for the central side, " + unsent + " wait to be sent"
-                + (windowFull ? " (the send window is full)" : "") + (windowFull || sent >= unsent
+        long staged = Math.max(0, Math.min(window.received(), progress.captured()) - progress.acked());
+        String pace = "; of the backlog " + sent + " changes are sent and wait for the central side"
+                + (staged > 0 ? " (" + staged + " of them received and staged there: a large transaction, applied and acknowledged at its end)" : "")
+                + ", " + unsent + " wait to be sent" + (windowFull ? " (the send window is full)" : "") + (windowFull || sent >= unsent
                         ? ": the link or the central side's apply sets the pace (its time per change, the link's resends)"
                         : ": the remote's sender sets the pace (reading the change log, the WAL reader, the remote database)");
         Optional.ofNullable(behind.observe(now, progress.captured(), progress.acked(), progress.lagSeconds())).map(cause -> cause + pace)

@@ -12,7 +12,10 @@ import java.util.Properties;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import io.oneway.testing.BackgroundWriter;
 import io.oneway.testing.CommandOutput;
@@ -29,10 +32,16 @@ import io.oneway.testing.ShopWriter;
  * the central side sets the pace; the central replicator reports it too, in health, metric, status
  * and a notification, from how late it applies, and its lag gauge reads the delay at every scrape.
  * Once the central side is fast again the backlog drains, the stall ends on both sides, and the
- * tables are equal.
+ * tables are equal. A large transaction that the central side stages and then applies slowly at its
+ * end is the stall too, and its cause says the central side holds it staged.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class FallingBehindIT {
 
+    private static final String SLOW_APPLY = "create or replace function shop.slow_apply() returns trigger language plpgsql as $$ begin "
+            + "perform pg_sleep(0.02); return new; end $$";
+    /** No ALTER TABLE to make it quick: it would wait for the slow apply run in progress. */
+    private static final String QUICK_APPLY = "create or replace function shop.slow_apply() returns trigger language plpgsql as $$ begin return new; end $$";
     private static ReplicationFixture fixture;
     private static ReplicatorProcess central;
     private static ReplicatorProcess remote;
@@ -40,13 +49,15 @@ class FallingBehindIT {
     @BeforeAll
     static void start() {
         // acks come after each slow apply run; silence is not what this test is about
+        // a transaction of more than 500 changes is staged, so the second test's takes seconds, not minutes
         fixture = new ReplicationFixture("branch1")
                 .with("oneway.notify.behind-after", "6000")
+                .with("oneway.apply.max-run", "500")
                 .with("oneway.notify.silent-after", "120000")
                 .with("oneway.notify.endpoint", "log:io.oneway.notifications");
         ShopWriter.createSharedCustomer(fixture.remote("branch1"));
+        exec(fixture.central(), SLOW_APPLY);
         exec(fixture.central(), """
-                create function shop.slow_apply() returns trigger language plpgsql as $$ begin perform pg_sleep(0.02); return new; end $$;
                 create trigger slow_apply before insert or update on shop.orders for each row execute function shop.slow_apply();
                 alter table shop.orders enable always trigger slow_apply""");
         central = fixture.watch(ReplicatorProcess.start("central", "256m", fixture.centralProperties(), "falling-behind-central"));
@@ -60,6 +71,7 @@ class FallingBehindIT {
     }
 
     @Test
+    @Order(1)
     void a_central_side_slower_than_the_writers_is_the_stall_falling_behind_with_its_rates_until_it_catches_up() throws Exception {
         Settings settings = Settings.load(Path.of(""), null).with(fixture.commandSettings("branch1"));
         try (BackgroundWriter writer = new BackgroundWriter(new ShopWriter(fixture.remote("branch1"), 1_000_000, 3), 50)) {
@@ -84,8 +96,7 @@ class FallingBehindIT {
             });
             writer.stop();
         }
-        // no ALTER TABLE: it would wait for the slow apply run in progress
-        exec(fixture.central(), "create or replace function shop.slow_apply() returns trigger language plpgsql as $$ begin return new; end $$");
+        exec(fixture.central(), QUICK_APPLY);
         await().atMost(Duration.ofSeconds(120)).until(() -> remote.metric("oneway_stalled", "state=\"falling-behind\"") == 0 && notified(remote, "recovered")
                 && central.metric("oneway_stalled", "state=\"falling-behind\"") == 0 && notified(central, "recovered"));
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(120));
@@ -96,6 +107,26 @@ class FallingBehindIT {
         }
         assertEquals(0, remote.metric("oneway_stalled") + central.metric("oneway_stalled"), "no other stall on the way: " + remote.health() + central.health());
         assertTrue(number(fixture.central(), "select count(*) from shop.orders") > 0);
+    }
+
+    @Test
+    @Order(2)
+    void a_large_transaction_applied_slowly_at_its_end_is_falling_behind_saying_that_the_central_side_has_it_staged() throws Exception {
+        exec(fixture.central(), SLOW_APPLY);
+        // 1,000 orders in one transaction: staged as they arrive, applied in one central transaction at its end (20 s)
+        exec(fixture.remote("branch1"), "insert into shop.orders(id, customer_id, amount, status) select 9000000 + g, 1, 1, 'new' "
+                + "from generate_series(1, 1000) g");
+        await().atMost(Duration.ofSeconds(60)).until(() -> remote.metric("oneway_stalled", "state=\"falling-behind\"") == 1);
+        String health = remote.health();
+        assertTrue(health.contains("of them received and staged there: a large transaction, applied and acknowledged at its end"), health);
+        exec(fixture.central(), QUICK_APPLY);
+        await().atMost(Duration.ofSeconds(60)).until(() -> remote.metric("oneway_stalled", "state=\"falling-behind\"") == 0
+                && notices(remote, "recovered") == 2);
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
+        assertEquals(2, notices(remote, "stalled"), "told once more");
+        for (var table : fixture.verify("branch1")) {
+            assertTrue(table.equal(), table.toString());
+        }
     }
 
     private static boolean notified(ReplicatorProcess side, String event) {
