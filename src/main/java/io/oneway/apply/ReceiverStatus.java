@@ -14,13 +14,15 @@ package io.oneway.apply;
  * @param lastHeardMillis when anything of the source last arrived (epoch ms), 0 for never
  * @param appliedLoggedAtMillis when the last applied change was made on the remote (epoch ms), 0 when not known
  * @param appliedAtMillis when the last change was applied (epoch ms), 0 for never
+ * @param applyFailingSinceMillis since when applying fails for a reason that passes and is retried (epoch ms), 0 while it works
+ * @param applyError     that failure, or null
  * @param incarnation    the source's incarnation, null before first contact
  * @param digest         the running digest at {@code applied}, Base64
  */
 public record ReceiverStatus(long applied, long received, long highestKnown, int parkedChanges, long parkedBytes, long staged,
-        boolean halted, long lastHeardMillis, long appliedLoggedAtMillis, long appliedAtMillis, String incarnation, String digest) {
+        boolean halted, long lastHeardMillis, long appliedLoggedAtMillis, long appliedAtMillis, long applyFailingSinceMillis, String applyError, String incarnation, String digest) {
 
-    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, false, 0, 0, 0, null, null);
+    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, null, null, null);
 
     /** Changes the source announced (heartbeats, frames) and not yet applied. */
     public long backlog() {
@@ -48,6 +50,6 @@ public record ReceiverStatus(long applied, long received, long highestKnown, int
     /** The same, with the source heard from at this time (epoch ms). */
     ReceiverStatus heardAt(long millis) {
         return new ReceiverStatus(applied, received, highestKnown, parkedChanges, parkedBytes, staged, halted, Math.max(lastHeardMillis, millis),
-                appliedLoggedAtMillis, appliedAtMillis, incarnation, digest);
+                appliedLoggedAtMillis, appliedAtMillis, applyFailingSinceMillis, applyError, incarnation, digest);
     }
 }

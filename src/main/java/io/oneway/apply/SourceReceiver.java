@@ -1,6 +1,7 @@
 package io.oneway.apply;
 
 import java.io.ByteArrayOutputStream;
+import java.sql.BatchUpdateException;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -68,7 +69,9 @@ final class SourceReceiver {
     private long ackedApplied = -1;
     private long ackedReceived = -1;
     private long ackSentAt;
-    private boolean applyFailing;
+    /** Since when applying fails for a reason that passes (connection, resources, a timeout), epoch ms; 0 while it works. */
+    private long applyFailingSince;
+    private String applyError;
     private long resumeCheckedAt;
 
     SourceReceiver(String source, ChangeApplier applier, OnewayMetrics metrics, ReceiverSettings settings, AtomicLong requestIds) {
@@ -296,15 +299,17 @@ final class SourceReceiver {
                 reload();
                 continue;
             } catch (SQLException | RuntimeException e) {
-                if (!applyFailing) {
-                    LOG.warn("Source {}: applying after position {} failed for now ({}); retrying", source, received(), e.getMessage());
+                applyError = failure(e);
+                if (applyFailingSince == 0) {
+                    LOG.warn("Source {}: applying after position {} failed for now ({}); retrying", source, received(), applyError);
+                    applyFailingSince = System.currentTimeMillis();
                 }
-                applyFailing = true;
                 return;
             }
-            if (applyFailing) {
+            if (applyFailingSince != 0) {
                 LOG.info("Source {}: applying works again", source);
-                applyFailing = false;
+                applyFailingSince = 0;
+                applyError = null;
             }
             if (done) {
                 return;
@@ -399,6 +404,16 @@ final class SourceReceiver {
         metrics.count("oneway_applied_changes", source, changes);
         progress.add(changes, 1, applied);
         publish();
+    }
+
+    /** The error's first line and SQLSTATE, as the stall apply-failing tells it. */
+    private static String failure(Exception e) {
+        // a batch's own message repeats its statement; the database's error is the next exception's
+        Exception root = e instanceof BatchUpdateException b && b.getNextException() != null ? b.getNextException() : e;
+        String m = String.valueOf(root.getMessage());
+        int nl = m.indexOf('\n');
+        String first = nl < 0 ? m : m.substring(0, nl);
+        return root instanceof SQLException sql && sql.getSQLState() != null ? first + " (SQLSTATE " + sql.getSQLState() + ")" : first;
     }
 
     /** When a change was made on the remote (epoch ms), or 0 when its time does not read as an ISO-8601 instant. */
@@ -543,6 +558,6 @@ final class SourceReceiver {
         highestKnown = Math.max(highestKnown, announcedWhileBusy.get());
         lastHeard = Math.max(lastHeard, heardWhileBusy);
         status.set(new ReceiverStatus(applied, received(), highestKnown, parked.count(), parked.bytes() + pieces.bytes(),
-                Math.max(0, staged - applied), halted, lastHeard, appliedLoggedAt, appliedAt, incarnation, digest == null ? null : Fingerprint.text(digest)));
+                Math.max(0, staged - applied), halted, lastHeard, appliedLoggedAt, appliedAt, applyFailingSince, applyError, incarnation, digest == null ? null : Fingerprint.text(digest)));
     }
 }

@@ -30,7 +30,8 @@ import io.oneway.support.StallWatch.Stall;
  * (nothing from it, not even a heartbeat, for oneway.notify.silent-after ms), the broker or the
  * central database unreachable, a statement applying changes waiting on a lock for
  * oneway.notify.lock-wait-after ms (a replicated schema change behind a report's long query), a
- * route that no longer polls (PollWatch), and a source's changes applied later and later while
+ * route that no longer polls (PollWatch), applying a source's changes failing for a reason that
+ * passes for as long as silent-after, and a source's changes applied later and later while
  * nothing of that stops them (LateChanges).
  */
 public final class SourcesMonitor {
@@ -73,7 +74,7 @@ public final class SourcesMonitor {
             metrics.gauge("oneway_parked_bytes", s, () -> status(s).parkedBytes());
             metrics.gauge("oneway_staged_pending", s, () -> status(s).staged());
             for (String state : List.of("source-silent", "broker-unreachable", "database-unreachable", "route-stopped", "lock-wait", "monitor-stopped",
-                    "falling-behind")) {
+                    "apply-failing", "falling-behind")) {
                 metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, s) ? 1 : 0, "side", "central", "state", state);
             }
             for (String name : List.of("oneway_messages_received", "oneway_bytes_received", "oneway_messages_sent", "oneway_bytes_sent",
@@ -133,6 +134,11 @@ public final class SourcesMonitor {
                 if (notPolling != null) {
                     stalls.add("route-stopped: " + notPolling);
                 }
+                Stall failing = applyFailing(s, st, now);
+                if (failing != null) {
+                    found.add(failing);
+                    stalls.add(failing.state() + ": " + failing.cause());
+                }
                 Stall behind = fallingBehind(s, st, stalls.isEmpty(), now);
                 if (behind != null) {
                     found.add(behind);
@@ -154,6 +160,21 @@ public final class SourcesMonitor {
             found.add(new Stall("database-unreachable", null, databaseProblem));
         }
         return watch.observe(found, applied, backlog);
+    }
+
+    /**
+     * Applying fails for a reason that passes (a lost connection, a full disk, memory, a statement or
+     * lock timeout of the replicator's user, a deadlock) and is retried at every tick: told once it
+     * has lasted oneway.notify.silent-after ms, or it would show only as one line in the log.
+     */
+    private Stall applyFailing(String source, ReceiverStatus st, long now) {
+        long failingFor = now - st.applyFailingSinceMillis();
+        if (st.applyFailingSinceMillis() == 0 || failingFor < silentAfterMillis) {
+            return null;
+        }
+        return new Stall("apply-failing", source, "applying its changes after position " + st.applied() + " has failed for " + failingFor / 1000
+                + " s and is retried: " + st.applyError() + " (the central database's log says more: disk space, memory, the replicator "
+                + "user's statement_timeout or lock_timeout)");
     }
 
     /** Only when nothing else found tells why the source's changes are late, and no halt holds them (a halt is told as such). */

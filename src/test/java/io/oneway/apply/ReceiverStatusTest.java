@@ -44,6 +44,6 @@ class ReceiverStatusTest {
     }
 
     private static ReceiverStatus status(long applied, long announced, long appliedLoggedAt, long appliedAt) {
-        return new ReceiverStatus(applied, applied, announced, 0, 0, 0, false, appliedAt, appliedLoggedAt, appliedAt, "i", null);
+        return new ReceiverStatus(applied, applied, announced, 0, 0, 0, false, appliedAt, appliedLoggedAt, appliedAt, 0, null, "i", null);
     }
 }

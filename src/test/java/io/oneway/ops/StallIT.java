@@ -34,7 +34,9 @@ import io.oneway.testing.ReplicatorProcess;
  * the broker outage in the status command; an outage of a minute and a half writes only a
  * handful of log lines per side. A replicated schema change waiting behind a report's open
  * transaction on the central database is the stall lock-wait, naming the report's session. A
- * capture trigger disabled by hand is the stall capture-off of that source, naming the table.
+ * capture trigger disabled by hand is the stall capture-off of that source, naming the table. An
+ * apply that keeps failing for a reason that passes (a full disk) is the stall apply-failing of that
+ * source, with the error, while the other source goes on.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StallIT {
@@ -226,6 +228,36 @@ class StallIT {
         assertTrue(branch2.health().contains("whether every captured table is captured cannot be checked"), branch2.health());
         SchemaInstaller.install(branch2Db, SchemaInstaller.Part.REMOTE, Duration.ZERO);
         await().atMost(Duration.ofSeconds(30)).until(() -> !stalled(branch2, "capture-off"));
+    }
+
+    @Test
+    @Order(7)
+    void an_apply_that_keeps_failing_for_a_passing_reason_is_the_stall_apply_failing_of_that_source_with_the_error() {
+        DataSource centralDb = fixture.central();
+        // as a full disk would refuse it: SQLSTATE class 53 passes, so the apply is retried, not halted
+        exec(centralDb, """
+                create function shop.disk_full() returns trigger language plpgsql as $$ begin
+                  if new.name like 'fails:%' then raise exception 'could not extend file (test)' using errcode = '53100'; end if; return new; end $$;
+                create trigger disk_full before insert on shop.customers for each row execute function shop.disk_full();
+                alter table shop.customers enable always trigger disk_full""");
+        exec(fixture.remote("branch1"), "insert into shop.customers(id, name) values (7, 'fails: the disk is full')");
+        await().atMost(Duration.ofSeconds(30)).until(() -> stalled(central, "apply-failing"));
+        String health = central.health();
+        assertTrue(health.contains("apply-failing (source branch1)") && health.contains("has failed for")
+                && health.contains("is retried: ERROR: could not extend file (test) (SQLSTATE 53100)"), health);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            String status = CommandOutput.of(settings, "status");
+            assertTrue(status.contains("apply-failing: applying its changes after position"), "./oneway status names it in\n" + status);
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> notified(central, "stalled", "apply-failing"));
+        // the other source goes on
+        exec(fixture.remote("branch2"), "insert into shop.customers(id, name) values (8, 'from branch2')");
+        fixture.awaitCaughtUp("branch2", Duration.ofSeconds(60));
+
+        exec(centralDb, "create or replace function shop.disk_full() returns trigger language plpgsql as $$ begin return new; end $$");
+        await().atMost(Duration.ofSeconds(30)).until(() -> !stalled(central, "apply-failing") && notified(central, "recovered", "apply-failing"));
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
+        assertEquals(1, number(centralDb, "select count(*) from shop.customers where id = 7"));
     }
 
     private static ReplicatorProcess remote(String source) {
