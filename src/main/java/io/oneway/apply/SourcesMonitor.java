@@ -30,7 +30,7 @@ import io.oneway.support.StallWatch.Stall;
  * (nothing from it, not even a heartbeat, for oneway.notify.silent-after ms), the broker or the
  * central database unreachable, a statement applying changes waiting on a lock for
  * oneway.notify.lock-wait-after ms (a replicated schema change behind a report's long query), a
- * route that no longer polls (PollWatch), applying a source's changes failing for a reason that
+ * route that no longer polls or whose every poll fails (PollWatch), applying a source's changes failing for a reason that
  * passes for as long as silent-after, and a source's changes applied later and later while
  * nothing of that stops them (LateChanges).
  */
@@ -73,8 +73,8 @@ public final class SourcesMonitor {
             metrics.gauge("oneway_parked_changes", s, () -> status(s).parkedChanges());
             metrics.gauge("oneway_parked_bytes", s, () -> status(s).parkedBytes());
             metrics.gauge("oneway_staged_pending", s, () -> status(s).staged());
-            for (String state : List.of("source-silent", "broker-unreachable", "database-unreachable", "route-stopped", "lock-wait", "monitor-stopped",
-                    "apply-failing", "falling-behind")) {
+            for (String state : List.of("source-silent", "broker-unreachable", "database-unreachable", "route-stopped", "route-failing", "lock-wait",
+                    "monitor-stopped", "apply-failing", "falling-behind")) {
                 metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, s) ? 1 : 0, "side", "central", "state", state);
             }
             for (String name : List.of("oneway_messages_received", "oneway_bytes_received", "oneway_messages_sent", "oneway_bytes_sent",
@@ -99,6 +99,10 @@ public final class SourcesMonitor {
         String notPolling = polls.problem(camel, now);
         if (notPolling != null) {
             found.add(new Stall("route-stopped", null, notPolling));
+        }
+        String pollsFailing = polls.failing(camel, now);
+        if (pollsFailing != null) {
+            found.add(new Stall("route-failing", null, pollsFailing));
         }
         long backlog = 0;
         long applied = 0;
@@ -133,6 +137,9 @@ public final class SourcesMonitor {
                 }
                 if (notPolling != null) {
                     stalls.add("route-stopped: " + notPolling);
+                }
+                if (pollsFailing != null) {
+                    stalls.add("route-failing: " + pollsFailing);
                 }
                 Stall failing = applyFailing(s, st, now);
                 if (failing != null) {

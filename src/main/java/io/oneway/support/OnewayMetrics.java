@@ -33,7 +33,7 @@ public final class OnewayMetrics implements CamelContextAware {
             Map.entry("oneway_parked_bytes", "bytes of changes and pieces held in memory ahead of the applied position"),
             Map.entry("oneway_staged_pending", "changes of a large transaction staged on the central database, waiting for its end"),
             Map.entry("oneway_stalled", "1 while the transfer is stalled in this state (central-silent, source-silent, broker-unreachable, database-unreachable, capture-stopped, capture-off, "
-                    + "sender-stopped, route-stopped, lock-wait, monitor-stopped, apply-failing, falling-behind) as this side (side) sees it"),
+                    + "sender-stopped, route-stopped, route-failing, lock-wait, monitor-stopped, apply-failing, falling-behind) as this side (side) sees it"),
             Map.entry("oneway_halted", "stops in force: blocked changes and digest mismatches (side transfer), halted sources (side apply)"),
             Map.entry("oneway_messages_sent", "messages sent"),
             Map.entry("oneway_bytes_sent", "bytes of messages sent"),

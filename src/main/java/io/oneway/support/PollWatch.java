@@ -56,6 +56,26 @@ public final class PollWatch {
                 + "; Camel stops running a route for good when an Error escapes a run (the log has it): restart the replicator";
     }
 
+    /**
+     * The routes polling a database whose every poll has failed for quietMillis or longer
+     * (PollFailures): the stall route-failing, or null. Such a route runs, so problem() does not
+     * name it.
+     */
+    public String failing(CamelContext camel, long now) {
+        List<String> failing = new ArrayList<>();
+        for (Route route : camel.getRoutes()) {
+            if (route.getConsumer() instanceof ScheduledPollConsumer c && c.getPollStrategy() instanceof PollFailures failures) {
+                PollFailures.Run run = failures.failing(route.getRouteId());
+                if (run != null && now - run.sinceMillis() >= quietMillis) {
+                    failing.add(route.getRouteId() + " (every poll for " + (now - run.sinceMillis()) / 1000 + " s, " + run.polls() + " polls: "
+                            + run.error() + ")");
+                }
+            }
+        }
+        return failing.isEmpty() ? null : "routes that poll a database fail at every poll: " + String.join(", ", failing)
+                + "; they go on trying (a permission, a full disk, a timeout of the replicator's database user: the database's log says more)";
+    }
+
     /** How often a consumer runs and how many runs it made, when it is started, not suspended and between runs; else null. */
     private record Schedule(long counter, long interval) {
     }

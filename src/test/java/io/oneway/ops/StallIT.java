@@ -36,7 +36,8 @@ import io.oneway.testing.ReplicatorProcess;
  * transaction on the central database is the stall lock-wait, naming the report's session. A
  * capture trigger disabled by hand is the stall capture-off of that source, naming the table. An
  * apply that keeps failing for a reason that passes (a full disk) is the stall apply-failing of that
- * source, with the error, while the other source goes on.
+ * source, with the error, while the other source goes on; a route that polls a database and fails at
+ * every poll (the assigner refused) is the stall route-failing, told quietly.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class StallIT {
@@ -258,6 +259,36 @@ class StallIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> !stalled(central, "apply-failing") && notified(central, "recovered", "apply-failing"));
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
         assertEquals(1, number(centralDb, "select count(*) from shop.customers where id = 7"));
+    }
+
+    @Test
+    @Order(8)
+    void a_route_whose_every_poll_fails_is_the_stall_route_failing_naming_the_route_and_the_error_told_quietly() {
+        DataSource branch2Db = fixture.remote("branch2");
+        // the assigner cannot number: its changes stay logged and unnumbered, which no backlog counts, so nothing else would tell
+        exec(branch2Db, """
+                create function public.refuse_positions() returns trigger language plpgsql as $$ begin
+                  raise exception 'could not extend file (test)' using errcode = '53100'; end $$;
+                create trigger refuse_positions before insert on oneway.change_position for each row execute function public.refuse_positions()""");
+        exec(branch2Db, "insert into shop.customers(id, name) values (9, 'logged, not numbered')");
+        await().atMost(Duration.ofSeconds(30)).until(() -> stalled(branch2, "route-failing"));
+        String health = branch2.health();
+        assertTrue(health.contains("route-failing") && health.contains("assign-positions (every poll for")
+                && health.contains("could not extend file (test)"), health);
+        Settings branch2Settings = Settings.load(Path.of(""), null).with(fixture.commandSettings("branch2"));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            String status = CommandOutput.of(branch2Settings, "status");
+            assertTrue(status.contains("route-failing: routes that poll a database fail at every poll"), "./oneway status names it in\n" + status);
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> notified(branch2, "stalled", "route-failing"));
+        // ten failed polls a second, told in a line, not one per poll (the notification repeats the error)
+        List<String> told = branch2.logLines().stream().filter(l -> l.contains("could not extend file (test)")).toList();
+        assertTrue(told.size() <= 4, String.join("\n", told));
+
+        exec(branch2Db, "create or replace function public.refuse_positions() returns trigger language plpgsql as $$ begin return new; end $$");
+        await().atMost(Duration.ofSeconds(30)).until(() -> !stalled(branch2, "route-failing") && notified(branch2, "recovered", "route-failing"));
+        fixture.awaitCaughtUp("branch2", Duration.ofSeconds(60));
+        assertEquals(1, number(fixture.central(), "select count(*) from shop.customers where id = 9"));
     }
 
     private static ReplicatorProcess remote(String source) {
