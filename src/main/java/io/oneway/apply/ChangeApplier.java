@@ -567,11 +567,16 @@ public final class ChangeApplier {
         }
     }
 
-    /** Data and schema errors need an operator; connection loss, shutdown, deadlock and lack of resources pass. */
+    /**
+     * Data and schema errors need an operator; connection loss, shutdown, deadlock and lack of
+     * resources pass, and so does a central database that is read-only for now (a standby before
+     * its promotion, default_transaction_read_only for maintenance): retried, and told as the
+     * stall apply-failing while it lasts, not a halt that waits for ./oneway resume.
+     */
     static boolean isPermanent(SQLException e) {
         SQLException root = e instanceof BatchUpdateException b && b.getNextException() != null ? b.getNextException() : e;
         String state = root.getSQLState();
-        if (state == null || state.length() < 2) {
+        if (state == null || state.length() < 2 || "25006".equals(state)) {
             return false;
         }
         return switch (state.substring(0, 2)) {

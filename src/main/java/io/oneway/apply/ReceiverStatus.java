@@ -20,7 +20,8 @@ package io.oneway.apply;
  * @param digest         the running digest at {@code applied}, Base64
  */
 public record ReceiverStatus(long applied, long received, long highestKnown, int parkedChanges, long parkedBytes, long staged,
-        boolean halted, long lastHeardMillis, long appliedLoggedAtMillis, long appliedAtMillis, long applyFailingSinceMillis, String applyError, String incarnation, String digest) {
+        boolean halted, long lastHeardMillis, long appliedLoggedAtMillis, long appliedAtMillis, long applyFailingSinceMillis, String applyError,
+        String incarnation, String digest) {
 
     static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, null, null, null);
 

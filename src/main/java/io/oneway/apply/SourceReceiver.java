@@ -558,6 +558,7 @@ final class SourceReceiver {
         highestKnown = Math.max(highestKnown, announcedWhileBusy.get());
         lastHeard = Math.max(lastHeard, heardWhileBusy);
         status.set(new ReceiverStatus(applied, received(), highestKnown, parked.count(), parked.bytes() + pieces.bytes(),
-                Math.max(0, staged - applied), halted, lastHeard, appliedLoggedAt, appliedAt, applyFailingSince, applyError, incarnation, digest == null ? null : Fingerprint.text(digest)));
+                Math.max(0, staged - applied), halted, lastHeard, appliedLoggedAt, appliedAt, applyFailingSince, applyError, incarnation,
+                digest == null ? null : Fingerprint.text(digest)));
     }
 }

@@ -30,9 +30,9 @@ import io.oneway.support.StallWatch.Stall;
  * (nothing from it, not even a heartbeat, for oneway.notify.silent-after ms), the broker or the
  * central database unreachable, a statement applying changes waiting on a lock for
  * oneway.notify.lock-wait-after ms (a replicated schema change behind a report's long query), a
- * route that no longer polls or whose every poll fails (PollWatch), applying a source's changes failing for a reason that
- * passes for as long as silent-after, and a source's changes applied later and later while
- * nothing of that stops them (LateChanges).
+ * route that no longer polls or whose every poll fails (PollWatch), applying a source's changes
+ * failing for a reason that passes for as long as silent-after, and a source's changes applied
+ * later and later while nothing of that stops them (LateChanges).
  */
 public final class SourcesMonitor {
 

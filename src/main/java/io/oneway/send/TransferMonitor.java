@@ -33,9 +33,10 @@ import io.oneway.support.StallWatch.Stall;
  * came for oneway.notify.silent-after ms), the broker or the remote database unreachable, capture
  * from the WAL failing, standing still while behind, or about to lose the WAL it needs, a
  * captured table whose capture is not in force (its trigger or publication changed by hand), the
- * sender not sending what waits, a route that no longer polls, a
+ * sender not sending what waits, a route that no longer polls or whose every poll fails, a
  * statement of the replicator waiting on a lock for oneway.notify.lock-wait-after ms, and the
- * transfer or the WAL reader falling behind while nothing of that stops it (FallingBehind, LateChanges).
+ * transfer or the WAL reader falling behind while nothing of that stops it (FallingBehind,
+ * LateChanges).
  */
 public final class TransferMonitor {
 
