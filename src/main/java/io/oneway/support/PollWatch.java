@@ -57,16 +57,17 @@ public final class PollWatch {
     }
 
     /**
-     * The routes polling a database whose every poll has failed for quietMillis or longer
-     * (PollFailures): the stall route-failing, or null. Such a route runs, so problem() does not
-     * name it.
+     * The routes polling a database whose every poll has failed for quietMillis, or three of their
+     * intervals if longer (PollFailures): the stall route-failing, or null. Such a route runs, so
+     * problem() does not name it. The intervals keep one failed purge (every minute) from being a
+     * stall until the next one.
      */
     public String failing(CamelContext camel, long now) {
         List<String> failing = new ArrayList<>();
         for (Route route : camel.getRoutes()) {
             if (route.getConsumer() instanceof ScheduledPollConsumer c && c.getPollStrategy() instanceof PollFailures failures) {
                 PollFailures.Run run = failures.failing(route.getRouteId());
-                if (run != null && now - run.sinceMillis() >= quietMillis) {
+                if (run != null && now - run.sinceMillis() >= Math.max(quietMillis, 3 * Math.max(c.getDelay(), c.getInitialDelay()))) {
                     failing.add(route.getRouteId() + " (every poll for " + (now - run.sinceMillis()) / 1000 + " s, " + run.polls() + " polls: "
                             + run.error() + ")");
                 }

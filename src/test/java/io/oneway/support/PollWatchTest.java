@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import org.apache.camel.CamelContext;
 import org.apache.camel.Component;
@@ -25,17 +26,31 @@ import org.junit.jupiter.api.Test;
  * A route whose scheduled consumer let an Error escape its poll, and a timer route whose step
  * threw one, in a real CamelContext: Camel never runs either again though the route stays
  * started, and PollWatch names it once the quiet time passed; while it runs, or once it is
- * stopped on purpose, it is not named.
+ * stopped on purpose, it is not named. A route whose every poll fails (PollFailures) is named with
+ * its error once it has failed for the quiet time and three of its intervals, and no longer once a
+ * poll succeeds.
  */
 class PollWatchTest {
 
-    /** An endpoint whose consumer polls every 10 ms and throws an Error from its poll once told to, as the driver's out-of-memory did. */
+    /**
+     * An endpoint whose consumer polls every {@code delay} ms and throws from its poll once told to:
+     * an Error, as the driver's out-of-memory did, or an exception, as a database refusing the query.
+     */
     private static final class FailingPolls extends ScheduledPollEndpoint {
         private final AtomicBoolean fail;
+        private final Supplier<Throwable> failure;
 
         FailingPolls(Component component, AtomicBoolean fail) {
-            super("failing-polls:test", component);
+            this(component, fail, 10, () -> new StackOverflowError("thrown by the test from a poll"));
+        }
+
+        FailingPolls(Component component, AtomicBoolean fail, long delay, Supplier<Throwable> failure) {
+            super("failing-polls:every-" + delay, component);
             this.fail = fail;
+            this.failure = failure;
+            // on the endpoint: configureConsumer sets the consumer's from it
+            setDelay(delay);
+            setInitialDelay(0);
         }
 
         @Override
@@ -47,15 +62,17 @@ class PollWatchTest {
         public Consumer createConsumer(Processor processor) throws Exception {
             ScheduledPollConsumer consumer = new ScheduledPollConsumer(this, processor) {
                 @Override
-                protected int poll() {
+                protected int poll() throws Exception {
                     if (fail.get()) {
-                        throw new StackOverflowError("thrown by the test from a poll");
+                        Throwable t = failure.get();
+                        if (t instanceof Error e) {
+                            throw e;
+                        }
+                        throw (Exception) t;
                     }
                     return 0;
                 }
             };
-            consumer.setInitialDelay(0);
-            consumer.setDelay(10);
             configureConsumer(consumer);
             return consumer;
         }
@@ -92,6 +109,47 @@ class PollWatchTest {
 
             camel.getRouteController().stopRoute("polls");
             assertNull(watch.problem(camel, System.currentTimeMillis() + 60_000), "a route stopped on purpose");
+        }
+    }
+
+    @Test
+    void a_route_whose_every_poll_fails_is_named_with_its_error_after_three_intervals_and_not_once_a_poll_succeeds() throws Exception {
+        AtomicBoolean fail = new AtomicBoolean(true);
+        PollFailures failures = new PollFailures();
+        try (CamelContext camel = new DefaultCamelContext()) {
+            DefaultComponent component = new DefaultComponent(camel) {
+                @Override
+                protected FailingPolls createEndpoint(String uri, String remaining, java.util.Map<String, Object> parameters) {
+                    throw new UnsupportedOperationException("endpoints are made by the test");
+                }
+            };
+            FailingPolls often = new FailingPolls(component, fail, 10, () -> new IllegalStateException("refused by the test\nits detail"));
+            FailingPolls seldom = new FailingPolls(component, fail, 60_000, () -> new IllegalStateException("refused once by the test"));
+            often.setPollStrategy(failures);
+            seldom.setPollStrategy(failures);
+            camel.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    from(often).routeId("often").to("log:io.oneway.test?level=OFF");
+                    from(seldom).routeId("seldom").to("log:io.oneway.test?level=OFF");
+                }
+            });
+            camel.start();
+            PollWatch watch = new PollWatch(300);
+            await().atMost(Duration.ofSeconds(10)).until(() -> failures.failing("often") != null && failures.failing("often").polls() > 30
+                    && failures.failing("seldom") != null);
+            long now = System.currentTimeMillis();
+            String failing = watch.failing(camel, now);
+            assertTrue(failing.contains("often (every poll for") && failing.contains("polls: refused by the test)"), failing);
+            // a route polling every minute failed once: not a stall until three of its intervals have failed
+            assertTrue(!failing.contains("seldom"), failing);
+            assertTrue(watch.failing(camel, failures.failing("seldom").sinceMillis() + 180_000).contains("seldom (every poll for 180 s, 1 polls"));
+            assertNull(watch.problem(camel, now), "the routes run");
+
+            fail.set(false);
+            await().atMost(Duration.ofSeconds(10)).until(() -> failures.failing("often") == null);
+            String after = watch.failing(camel, failures.failing("seldom").sinceMillis() + 180_000);
+            assertTrue(after.contains("seldom") && !after.contains("often"), "a poll of often succeeded: " + after);
         }
     }
 
