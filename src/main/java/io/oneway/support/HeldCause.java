@@ -11,6 +11,7 @@ public final class HeldCause {
 
     private final long clearAfterMillis;
     private String cause;
+    private long foundAt;
     private long clearSince = -1;
 
     public HeldCause(long spanMillis) {
@@ -20,13 +21,16 @@ public final class HeldCause {
     /**
      * @param found the cause this check found, or null
      * @param caughtUp whether nothing waits at all
-     * @return the cause in force
+     * @return the cause in force; one held says how old its figures are
      */
     public String update(long now, String found, boolean caughtUp) {
         if (found != null) {
             cause = found;
+            foundAt = now;
             clearSince = -1;
-        } else if (caughtUp) {
+            return cause;
+        }
+        if (caughtUp) {
             cause = null;
         } else if (cause != null) {
             clearSince = clearSince < 0 ? now : clearSince;
@@ -34,7 +38,7 @@ public final class HeldCause {
                 cause = null;
             }
         }
-        return cause;
+        return cause == null ? null : cause + " (as found " + (now - foundAt) / 1000 + " s ago, held until not found for half the span)";
     }
 
     public void reset() {

@@ -94,7 +94,9 @@ class FallingBehindTest {
         assertNotNull(behind.observe(t, 10_000 + t / 10, t * 8 / 100, 90));
         // an apply run acknowledges a step of 1,500: the backlog (9,780) is below a span ago's (10,080), for a check
         long clearFrom = t + CHECK;
-        assertNotNull(behind.observe(clearFrom, 16_400, 6_620, 90), "held through one step");
+        String held = behind.observe(clearFrom, 16_400, 6_620, 90);
+        assertTrue(held.contains("from 10040 to 11240 changes") && held.contains("(as found 2 s ago, held until not found for half the span)"),
+                "held through one step, its figures said to be those of the check before: " + held);
         // the writer stopped, it drains: told until half a span (30 s) has been clear
         for (long u = clearFrom + CHECK; u < clearFrom + AFTER / 2; u += CHECK) {
             assertNotNull(behind.observe(u, 16_400, 6_620 + (u - clearFrom) / 100, 90), "held at " + (u - clearFrom) + " ms of clear checks");
