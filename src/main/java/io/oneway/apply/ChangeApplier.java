@@ -574,8 +574,7 @@ public final class ChangeApplier {
      * stall apply-failing while it lasts, not a halt that waits for ./oneway resume.
      */
     static boolean isPermanent(SQLException e) {
-        SQLException root = e instanceof BatchUpdateException b && b.getNextException() != null ? b.getNextException() : e;
-        String state = root.getSQLState();
+        String state = databaseError(e).getSQLState();
         if (state == null || state.length() < 2 || "25006".equals(state)) {
             return false;
         }
@@ -585,11 +584,21 @@ public final class ChangeApplier {
         };
     }
 
+    /** The database's own error: a batch's message repeats its statement, its next exception is what the database said. */
+    private static SQLException databaseError(SQLException e) {
+        return e instanceof BatchUpdateException b && b.getNextException() != null ? b.getNextException() : e;
+    }
+
     private static String firstLine(SQLException e) {
-        SQLException root = e instanceof BatchUpdateException b && b.getNextException() != null ? b.getNextException() : e;
-        String m = String.valueOf(root.getMessage());
+        String m = String.valueOf(databaseError(e).getMessage());
         int nl = m.indexOf('\n');
         return nl < 0 ? m : m.substring(0, nl);
+    }
+
+    /** The database's error in one line with its SQLSTATE, as a stall tells it. */
+    static String describe(SQLException e) {
+        String state = databaseError(e).getSQLState();
+        return state == null ? firstLine(e) : firstLine(e) + " (SQLSTATE " + state + ")";
     }
 
     private static SourceProgress lockProgress(Connection c, String source) throws SQLException {

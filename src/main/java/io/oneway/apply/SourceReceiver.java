@@ -1,7 +1,6 @@
 package io.oneway.apply;
 
 import java.io.ByteArrayOutputStream;
-import java.sql.BatchUpdateException;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -408,12 +407,12 @@ final class SourceReceiver {
 
     /** The error's first line and SQLSTATE, as the stall apply-failing tells it. */
     private static String failure(Exception e) {
-        // a batch's own message repeats its statement; the database's error is the next exception's
-        Exception root = e instanceof BatchUpdateException b && b.getNextException() != null ? b.getNextException() : e;
-        String m = String.valueOf(root.getMessage());
+        if (e instanceof SQLException sql) {
+            return ChangeApplier.describe(sql);
+        }
+        String m = String.valueOf(e.getMessage());
         int nl = m.indexOf('\n');
-        String first = nl < 0 ? m : m.substring(0, nl);
-        return root instanceof SQLException sql && sql.getSQLState() != null ? first + " (SQLSTATE " + sql.getSQLState() + ")" : first;
+        return nl < 0 ? m : m.substring(0, nl);
     }
 
     /** When a change was made on the remote (epoch ms), or 0 when its time does not read as an ISO-8601 instant. */

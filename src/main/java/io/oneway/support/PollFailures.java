@@ -40,7 +40,7 @@ public final class PollFailures implements PollingConsumerPollStrategy {
     /** Records the failure; never retries at once (the next poll comes at the route's delay), so the bridged error handler tells it. */
     @Override
     public boolean rollback(Consumer consumer, Endpoint endpoint, int retryCounter, Exception cause) {
-        String error = firstLine(cause);
+        String error = RouteFailures.firstLine(RouteFailures.root(cause).getMessage());
         long now = System.currentTimeMillis();
         runs.merge(routeId(consumer), new Run(now, 1, error), (run, next) -> new Run(run.sinceMillis(), run.polls() + 1, error));
         return false;
@@ -53,16 +53,5 @@ public final class PollFailures implements PollingConsumerPollStrategy {
 
     private static String routeId(Consumer consumer) {
         return consumer instanceof RouteIdAware r && r.getRouteId() != null ? r.getRouteId() : String.valueOf(consumer.getEndpoint());
-    }
-
-    /** The innermost cause's first line: a database error names its SQLSTATE's message there. */
-    private static String firstLine(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String m = String.valueOf(root.getMessage());
-        int nl = m.indexOf('\n');
-        return nl < 0 ? m : m.substring(0, nl);
     }
 }

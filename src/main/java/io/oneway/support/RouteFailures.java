@@ -33,10 +33,7 @@ public final class RouteFailures {
 
     public void record(Exchange exchange) {
         Throwable e = exchange.getProperty(Exchange.EXCEPTION_CAUGHT, Throwable.class);
-        Throwable root = e;
-        while (root != null && root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
+        Throwable root = root(e);
         String route = exchange.getFromRouteId();
         String cause = root == null ? "unknown" : root.getClass().getSimpleName() + ": " + firstLine(root.getMessage());
         Told t = told.computeIfAbsent(route + '\u0000' + (root == null ? "" : root.getClass().getName()), k -> new Told());
@@ -55,7 +52,16 @@ public final class RouteFailures {
         LOG.debug("Route {} failed", route, e);
     }
 
-    private static String firstLine(String message) {
+    /** The innermost cause: a database error names its SQLSTATE's message there. */
+    static Throwable root(Throwable e) {
+        Throwable root = e;
+        while (root != null && root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root;
+    }
+
+    static String firstLine(String message) {
         String m = String.valueOf(message);
         int nl = m.indexOf('\n');
         return nl < 0 ? m : m.substring(0, nl);
