@@ -77,7 +77,7 @@ cpu_ticks() { # CPU ticks so far, for bench/cpu.py: this shell's waited-for chil
 }
 start_replicator() { # $1 name (log and JFR file), rest: replicator flags; the all-in-one replicator on $DB, run in
   # APP_DIR (default: here), whose application.properties and routes/ it reads
-  ( cd "${APP_DIR:-.}" && exec java -Xmx512m -XX:+UseParallelGC -XX:StartFlightRecording=filename="$OUT/$1.jfr",settings=${JFR_SETTINGS:-profile} \
+  ( cd "${APP_DIR:-.}" && exec "${JAVA:-java}" -Xmx512m -XX:+UseParallelGC -XX:StartFlightRecording=filename="$OUT/$1.jfr",settings=${JFR_SETTINGS:-profile} \
     -Doneway.embedded.enabled=false -Doneway.embedded.broker=true -Doneway.embedded.data-dir="$OUT/data" \
     -Doneway.embedded.broker-port=61617 -Doneway.demo.enabled=false -Dcamel.management.port=9877 \
     -Doneway.remote.jdbc-url="jdbc:postgresql://localhost:$REM/$DB" -Doneway.central.jdbc-url="jdbc:postgresql://localhost:$CEN/$DB" \
@@ -138,11 +138,15 @@ compare_cleanup() { # the replicators and brokers, then both clusters
   split_stop
   for c in onewayrem onewaycen; do pg_dropcluster --stop $V $c 2>/dev/null || true; done
 }
-compare_prepare() { # $1 label, $2 source directory, $3 'uncaptured' to leave the tables alone: OUT, DIST, CP and RUN_OPTS
-  # (BEFORE_OPTS or AFTER_OPTS) of a run, new clusters, the anchor's tables captured
+compare_prepare() { # $1 label, $2 source directory, $3 'uncaptured' to leave the tables alone: OUT, DIST, CP, JAVA and
+  # RUN_OPTS (BEFORE_OPTS or AFTER_OPTS, BEFORE_JAVA or AFTER_JAVA) of a run, new clusters, the anchor's tables captured
   OUT=$COMPARE/$1; rm -rf "$OUT"; mkdir -p "$OUT"
-  case $1 in before*) RUN_OPTS=${BEFORE_OPTS:-}; JFR_SETTINGS=${BEFORE_JFR:-profile} ;; *) RUN_OPTS=${AFTER_OPTS:-}; JFR_SETTINGS=${AFTER_JFR:-profile} ;; esac
-  DIST=$(ls -d "$2"/target/oneway-*/ | head -1); CP="$2/target/classes:$(cat "$2/target/classpath.txt")"
+  case $1 in
+    before*) RUN_OPTS=${BEFORE_OPTS:-}; JFR_SETTINGS=${BEFORE_JFR:-profile}; JAVA=${BEFORE_JAVA:-java} ;;
+    *) RUN_OPTS=${AFTER_OPTS:-}; JFR_SETTINGS=${AFTER_JFR:-profile}; JAVA=${AFTER_JAVA:-java} ;;
+  esac
+  # the jar, not target/classes: an AOT cache (JDK 25's -XX:AOTCache) takes classes from jars only
+  DIST=$(ls -d "$2"/target/oneway-*/ | head -1); CP="$(ls "$2"/target/oneway-*.jar | head -1):$(cat "$2/target/classpath.txt")"
   compare_cleanup; create_clusters; DB=bench; make_db bench; same_customers bench; install bench
   [ "${3:-}" = uncaptured ] || q $REM bench "select oneway.enable_capture('customers'), oneway.enable_capture('orders')" > /dev/null
 }

@@ -7,6 +7,7 @@ package io.oneway.apply;
  * @param applied        everything at or below it is applied
  * @param received       everything at or below it is applied or staged
  * @param highestKnown   the highest position the source said it sent, or any change arrived with
+ * @param sourceCaptured the highest position the source said it captured (its heartbeats), sent or not
  * @param parkedChanges  changes held in memory ahead of {@code received}
  * @param parkedBytes    their size
  * @param staged         changes staged of a large transaction in progress
@@ -19,15 +20,19 @@ package io.oneway.apply;
  * @param incarnation    the source's incarnation, null before first contact
  * @param digest         the running digest at {@code applied}, Base64
  */
-public record ReceiverStatus(long applied, long received, long highestKnown, int parkedChanges, long parkedBytes, long staged,
+public record ReceiverStatus(long applied, long received, long highestKnown, long sourceCaptured, int parkedChanges, long parkedBytes, long staged,
         boolean halted, long lastHeardMillis, long appliedLoggedAtMillis, long appliedAtMillis, long applyFailingSinceMillis, String applyError,
         String incarnation, String digest) {
 
-    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, null, null, null);
+    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, null, null, null);
 
-    /** Changes the source announced (heartbeats, frames) and not yet applied. */
+    /**
+     * Changes the source announced (heartbeats, frames) and not yet applied: those it sent, and those
+     * it captured and holds back (its window full, the link down), as its last heartbeat said; those
+     * alone read 0 while this side has applied every change sent and the rest wait at the source.
+     */
     public long backlog() {
-        return Math.max(0, highestKnown - applied);
+        return Math.max(0, Math.max(highestKnown, sourceCaptured) - applied);
     }
 
     /**
@@ -50,7 +55,7 @@ public record ReceiverStatus(long applied, long received, long highestKnown, int
 
     /** The same, with the source heard from at this time (epoch ms). */
     ReceiverStatus heardAt(long millis) {
-        return new ReceiverStatus(applied, received, highestKnown, parkedChanges, parkedBytes, staged, halted, Math.max(lastHeardMillis, millis),
+        return new ReceiverStatus(applied, received, highestKnown, sourceCaptured, parkedChanges, parkedBytes, staged, halted, Math.max(lastHeardMillis, millis),
                 appliedLoggedAtMillis, appliedAtMillis, applyFailingSinceMillis, applyError, incarnation, digest);
     }
 }

@@ -53,6 +53,8 @@ final class SourceReceiver {
     private final AtomicReference<ReceiverStatus> status = new AtomicReference<>(ReceiverStatus.NONE);
     private volatile long heardWhileBusy;
     private final AtomicLong announcedWhileBusy = new AtomicLong();
+    /** The highest position the source's heartbeats said it captured: what waits there counts in the backlog. */
+    private final AtomicLong sourceCaptured = new AtomicLong();
 
     private boolean loaded;
     private long applied;
@@ -187,6 +189,7 @@ final class SourceReceiver {
             // what the heartbeat announces is taken into account by the next locked step
             heardWhileBusy = System.currentTimeMillis();
             announcedWhileBusy.accumulateAndGet(heartbeat.to(), Math::max);
+            sourceCaptured.accumulateAndGet(heartbeat.captured(), Math::max);
             long heard = heardWhileBusy;
             status.updateAndGet(st -> st.heardAt(heard));
             return Optional.empty();
@@ -199,6 +202,7 @@ final class SourceReceiver {
             long now = System.currentTimeMillis();
             lastHeard = now;
             highestKnown = Math.max(highestKnown, heartbeat.to());
+            sourceCaptured.accumulateAndGet(heartbeat.captured(), Math::max);
             gap.answered(heartbeat.id(), now);
             Optional<ControlMessage> request = published(gapRequest(false));
             if (request.isPresent() || heartbeat.to() > received()) {
@@ -556,7 +560,7 @@ final class SourceReceiver {
     private void publish() {
         highestKnown = Math.max(highestKnown, announcedWhileBusy.get());
         lastHeard = Math.max(lastHeard, heardWhileBusy);
-        status.set(new ReceiverStatus(applied, received(), highestKnown, parked.count(), parked.bytes() + pieces.bytes(),
+        status.set(new ReceiverStatus(applied, received(), highestKnown, sourceCaptured.get(), parked.count(), parked.bytes() + pieces.bytes(),
                 Math.max(0, staged - applied), halted, lastHeard, appliedLoggedAt, appliedAt, applyFailingSince, applyError, incarnation,
                 digest == null ? null : Fingerprint.text(digest)));
     }

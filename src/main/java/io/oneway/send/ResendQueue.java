@@ -89,8 +89,8 @@ public final class ResendQueue {
         answered = Math.max(answered, serving);
     }
 
-    /** A heartbeat: the highest position sent and the last request answered. */
+    /** A heartbeat: the highest position captured, the highest sent and the last request answered. */
     public synchronized ControlMessage heartbeat() {
-        return ControlMessage.heartbeat(identity.source(), identity.incarnation(), window.lastSent(), answered);
+        return ControlMessage.heartbeat(identity.source(), identity.incarnation(), window.captured(), window.lastSent(), answered);
     }
 }

@@ -51,6 +51,8 @@ public final class SendWindow {
     private long lastHeard;
     /** When a message last went out for the first time (epoch ms), or when this replicator started. */
     private long lastSentAt = System.currentTimeMillis();
+    /** The highest position captured and numbered, as the transfer monitor last read it. */
+    private long captured;
     private long retransmitAfter;
     private volatile boolean verifying;
 
@@ -70,6 +72,16 @@ public final class SendWindow {
     public synchronized long lastSent() {
         load();
         return lastSent;
+    }
+
+    /** The transfer monitor read the highest position captured and numbered. */
+    public synchronized void captured(long position) {
+        captured = Math.max(captured, position);
+    }
+
+    /** The highest position captured, as last read, and never below what was sent. */
+    public synchronized long captured() {
+        return Math.max(captured, lastSent());
     }
 
     /** The highest position that may be sent now. */

@@ -106,6 +106,7 @@ public final class TransferMonitor {
         boolean reachable = true;
         try {
             progress = read();
+            window.captured(progress.captured());
         } catch (SQLException | RuntimeException e) {
             reachable = false;
             found.add(new Stall("database-unreachable", identity.source(), "the remote database cannot be reached: " + firstLine(e)));

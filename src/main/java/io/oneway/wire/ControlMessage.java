@@ -10,7 +10,8 @@ package io.oneway.wire;
  * <tr><td>resend</td><td>central → remote</td><td>first position wanted</td><td>last position wanted</td><td>request id</td><td>null</td></tr>
  * <tr><td></td><td></td><td colspan="4">piece: when the first position is a change sent in pieces ({@link ChangeChunk}),
  *     the first piece wanted; the pieces before it arrived</td></tr>
- * <tr><td>heartbeat</td><td>remote → central</td><td>= to</td><td>highest position sent</td>
+ * <tr><td>heartbeat</td><td>remote → central</td><td>highest position captured (at least {@code to}; senders
+ *     before it sent {@code to})</td><td>highest position sent</td>
  *     <td>id of the last resend request answered (its frames were sent before this heartbeat)</td><td>null</td></tr>
  * <tr><td>digest-request</td><td>remote → central</td><td>first position</td><td>last position</td><td>0</td><td>null</td></tr>
  * <tr><td>digests</td><td>central → remote</td><td>first position</td><td>last position</td><td>0</td>
@@ -46,8 +47,9 @@ public record ControlMessage(Kind kind, String source, String incarnation, long 
         return new ControlMessage(Kind.RESEND, source, incarnation, from, to, requestId, firstPiece, null, null);
     }
 
-    public static ControlMessage heartbeat(String source, String incarnation, long highestSent, long answeredRequest) {
-        return new ControlMessage(Kind.HEARTBEAT, source, incarnation, highestSent, highestSent, answeredRequest, 0, null, null);
+    public static ControlMessage heartbeat(String source, String incarnation, long highestCaptured, long highestSent, long answeredRequest) {
+        return new ControlMessage(Kind.HEARTBEAT, source, incarnation, Math.max(highestCaptured, highestSent), highestSent, answeredRequest, 0, null,
+                null);
     }
 
     public static ControlMessage digestRequest(String source, String incarnation, long from, long to) {
@@ -56,6 +58,11 @@ public record ControlMessage(Kind kind, String source, String incarnation, long 
 
     public static ControlMessage digests(String source, String incarnation, long from, long to, String fingerprints) {
         return new ControlMessage(Kind.DIGESTS, source, incarnation, from, to, 0, 0, fingerprints, null);
+    }
+
+    /** For a heartbeat: the highest position the source has captured, sent or not. */
+    public long captured() {
+        return from;
     }
 
     /** For an ack: everything at or below this position is applied. */

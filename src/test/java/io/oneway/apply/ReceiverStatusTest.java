@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
  * The central side's lag of a source: while announced changes wait, the age of the last applied one;
  * between two frames of a backlog (nothing announced waits, the next frame not read yet) the delay
  * of the last apply, for as long as the recent window; 0 after it, and for changes of no known time.
+ * Changes the source's heartbeat said it captured and holds back count as waiting.
  */
 class ReceiverStatusTest {
 
@@ -43,7 +44,21 @@ class ReceiverStatusTest {
         assertEquals(0.0, ReceiverStatus.NONE.lagSeconds(NOW, RECENT));
     }
 
+    @Test
+    void changes_the_source_captured_and_holds_back_count_in_the_backlog_and_the_lag() {
+        // every change sent is applied; its heartbeat said 400 more wait there (its window full, or the link was down)
+        ReceiverStatus st = status(150, 150, 550, NOW - 90_000, NOW - 30_000);
+        assertEquals(400, st.backlog());
+        assertEquals(90.0, st.lagSeconds(NOW, RECENT));
+        assertEquals(50, status(100, 150, 120, NOW - 90_000, NOW - 30_000).backlog(), "a heartbeat older than the frames read counts no more");
+    }
+
     private static ReceiverStatus status(long applied, long announced, long appliedLoggedAt, long appliedAt) {
-        return new ReceiverStatus(applied, applied, announced, 0, 0, 0, false, appliedAt, appliedLoggedAt, appliedAt, 0, null, "i", null);
+        return status(applied, announced, 0, appliedLoggedAt, appliedAt);
+    }
+
+    private static ReceiverStatus status(long applied, long announced, long sourceCaptured, long appliedLoggedAt, long appliedAt) {
+        return new ReceiverStatus(applied, applied, announced, sourceCaptured, 0, 0, 0, false, appliedAt, appliedLoggedAt, appliedAt, 0, null, "i",
+                null);
     }
 }

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import io.oneway.apply.GapDetector;
 import io.oneway.support.StallWatch;
 import io.oneway.testing.CommandOutput;
 import io.oneway.testing.NotificationListener;
@@ -97,6 +98,10 @@ class BlockingIT {
             assertTrue(status.contains(expected), expected + " in\n" + status);
         }
         assertFalse(status.contains("not reachable"), status);
+        // the central side counts them too, from the remote's heartbeats: it has applied every change sent (its
+        // backlog read 0 when only what was sent counted)
+        GapDetector detector = fixture.centralBean("gapDetector", GapDetector.class);
+        await().atMost(Duration.ofSeconds(30)).until(() -> detector.statuses().get("branch1").backlog() == 4);
     }
 
     @Test

@@ -30,7 +30,8 @@ import io.oneway.testing.ShopWriter;
  * reports the stall falling-behind in health, metric, status and a notification, with both rates
  * and how much of its backlog is sent and waits for the central side, which says that the link or
  * the central side sets the pace; the central replicator reports it too, in health, metric, status
- * and a notification, from how late it applies, and its lag gauge reads the delay at every scrape.
+ * and a notification, from how late it applies, and its lag and backlog gauges read the delay and
+ * the changes waiting at every scrape.
  * Once the central side is fast again the backlog drains, the stall ends on both sides, and the
  * tables are equal. A large transaction that the central side stages and then applies slowly at its
  * end is the stall too, and its cause says the central side holds it staged.
@@ -86,9 +87,11 @@ class FallingBehindIT {
             assertTrue(centralHealth.contains("falling-behind (source branch1)") && centralHealth.contains("after their capture")
                     && centralHealth.contains("the remote replicator's status says where the pace is set"), centralHealth);
             await().atMost(Duration.ofSeconds(10)).until(() -> notified(central, "stalled"));
-            // its lag gauge says so at every scrape, between two frames too (it read 0 there when only announced changes counted)
+            // its lag gauge says so at every scrape, between two frames too (it read 0 there when only announced changes
+            // counted), and its backlog gauge counts what waits
             await().pollInterval(Duration.ofMillis(200)).during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(10))
-                    .until(() -> central.metric("oneway_lag_seconds", "side=\"central\"") > 3);
+                    .until(() -> central.metric("oneway_lag_seconds", "side=\"central\"") > 3
+                            && central.metric("oneway_backlog_changes", "side=\"central\"") > 0);
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
                 String status = CommandOutput.of(settings, "status");
                 assertTrue(status.contains("falling-behind: changes are applied") && status.contains("the central database applied")
