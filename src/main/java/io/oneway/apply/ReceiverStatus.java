@@ -53,9 +53,9 @@ public record ReceiverStatus(long applied, long received, long highestKnown, lon
         return now - appliedAtMillis <= recentMillis ? Math.max(0, appliedAtMillis - appliedLoggedAtMillis) / 1000.0 : 0;
     }
 
-    /** The same, with the source heard from at this time (epoch ms). */
-    ReceiverStatus heardAt(long millis) {
-        return new ReceiverStatus(applied, received, highestKnown, sourceCaptured, parkedChanges, parkedBytes, staged, halted, Math.max(lastHeardMillis, millis),
+    /** The same, with the source heard from at this time (epoch ms), saying it captured up to {@code captured}. */
+    ReceiverStatus heardAt(long millis, long captured) {
+        return new ReceiverStatus(applied, received, highestKnown, Math.max(sourceCaptured, captured), parkedChanges, parkedBytes, staged, halted, Math.max(lastHeardMillis, millis),
                 appliedLoggedAtMillis, appliedAtMillis, applyFailingSinceMillis, applyError, incarnation, digest);
     }
 }

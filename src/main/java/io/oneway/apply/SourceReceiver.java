@@ -186,12 +186,16 @@ final class SourceReceiver {
         if (!lock.tryLock()) {
             // a long apply holds the lock (a large staged transaction can take minutes): the source is
             // alive all the same, so say so at once instead of blocking this consumer until the apply ends;
-            // what the heartbeat announces is taken into account by the next locked step
+            // what the heartbeat announces is taken into account by the next locked step (if it is of the
+            // incarnation replicated here: the status is what the locked steps last published)
             heardWhileBusy = System.currentTimeMillis();
-            announcedWhileBusy.accumulateAndGet(heartbeat.to(), Math::max);
-            sourceCaptured.accumulateAndGet(heartbeat.captured(), Math::max);
+            if (heartbeat.incarnation() != null && heartbeat.incarnation().equals(status.get().incarnation())) {
+                announcedWhileBusy.accumulateAndGet(heartbeat.to(), Math::max);
+                sourceCaptured.accumulateAndGet(heartbeat.captured(), Math::max);
+            }
             long heard = heardWhileBusy;
-            status.updateAndGet(st -> st.heardAt(heard));
+            long captured = sourceCaptured.get();
+            status.updateAndGet(st -> st.heardAt(heard, captured));
             return Optional.empty();
         }
         try {
