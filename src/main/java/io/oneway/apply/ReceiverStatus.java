@@ -55,7 +55,7 @@ public record ReceiverStatus(long applied, long received, long highestKnown, lon
 
     /** The same, with the source heard from at this time (epoch ms), saying it captured up to {@code captured}. */
     ReceiverStatus heardAt(long millis, long captured) {
-        return new ReceiverStatus(applied, received, highestKnown, Math.max(sourceCaptured, captured), parkedChanges, parkedBytes, staged, halted, Math.max(lastHeardMillis, millis),
-                appliedLoggedAtMillis, appliedAtMillis, applyFailingSinceMillis, applyError, incarnation, digest);
+        return new ReceiverStatus(applied, received, highestKnown, Math.max(sourceCaptured, captured), parkedChanges, parkedBytes, staged, halted,
+                Math.max(lastHeardMillis, millis), appliedLoggedAtMillis, appliedAtMillis, applyFailingSinceMillis, applyError, incarnation, digest);
     }
 }

@@ -73,8 +73,8 @@ public final class SourcesMonitor {
             metrics.gauge("oneway_parked_changes", s, () -> status(s).parkedChanges());
             metrics.gauge("oneway_parked_bytes", s, () -> status(s).parkedBytes());
             metrics.gauge("oneway_staged_pending", s, () -> status(s).staged());
-            for (String state : List.of("source-silent", "broker-unreachable", "database-unreachable", "route-stopped", "route-failing", "lock-wait",
-                    "monitor-stopped", "apply-failing", "falling-behind")) {
+            for (String state : List.of("source-silent", "broker-unreachable", "database-unreachable", "route-stopped", "route-failing", "route-stuck",
+                    "lock-wait", "monitor-stopped", "apply-failing", "falling-behind")) {
                 metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, s) ? 1 : 0, "side", "central", "state", state);
             }
             for (String name : List.of("oneway_messages_received", "oneway_bytes_received", "oneway_messages_sent", "oneway_bytes_sent",
@@ -116,6 +116,10 @@ public final class SourcesMonitor {
         if (lockWait != null) {
             found.add(lockWait);
         }
+        String pollsStuck = lockWait != null ? null : polls.stuck(camel, now);
+        if (pollsStuck != null) {
+            found.add(new Stall("route-stuck", null, pollsStuck));
+        }
         try (Connection c = central.getConnection(); PreparedStatement ps = c.prepareStatement(SqlScript.load("shared/queries/record-monitor-state.sql"))) {
             for (String s : sources) {
                 ReceiverStatus st = status(s);
@@ -140,6 +144,9 @@ public final class SourcesMonitor {
                 }
                 if (pollsFailing != null) {
                     stalls.add("route-failing: " + pollsFailing);
+                }
+                if (pollsStuck != null) {
+                    stalls.add("route-stuck: " + pollsStuck);
                 }
                 Stall failing = applyFailing(s, st, now);
                 if (failing != null) {

@@ -87,7 +87,7 @@ public final class TransferMonitor {
         metrics.gauge("oneway_lag_seconds", s, () -> progress.lagSeconds(), "side", "remote");
         wal.registerMeters(s);
         for (String state : List.of("central-silent", "broker-unreachable", "database-unreachable", "capture-stopped", "capture-off", "sender-stopped",
-                "route-stopped", "route-failing", "lock-wait", "monitor-stopped", "falling-behind")) {
+                "route-stopped", "route-failing", "route-stuck", "lock-wait", "monitor-stopped", "falling-behind")) {
             metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, null) ? 1 : 0, "side", "remote", "state", state);
         }
         for (String name : List.of("oneway_messages_sent", "oneway_bytes_sent", "oneway_messages_received", "oneway_bytes_received",
@@ -145,6 +145,10 @@ public final class TransferMonitor {
         String pollsFailing = polls.failing(camel, now);
         if (pollsFailing != null) {
             found.add(new Stall("route-failing", identity.source(), pollsFailing));
+        }
+        String pollsStuck = found.stream().anyMatch(s -> s.state().equals("lock-wait")) ? null : polls.stuck(camel, now);
+        if (pollsStuck != null) {
+            found.add(new Stall("route-stuck", identity.source(), pollsStuck));
         }
         fallingBehind(found, now).ifPresent(found::add);
         List<Map<String, Object>> notices = watch.observe(found, progress.acked(), backlog);

@@ -15,7 +15,10 @@ import org.apache.camel.spi.RouteIdAware;
  * so the route's error handler sees it only through bridgeErrorHandler, which tells it quietly
  * (RouteFailures); without this, such a route fails ten times a second while health stays UP and
  * nothing moves (the assigner's changes are never numbered, so no backlog counts them). PollWatch
- * reports a run that lasted oneway.notify.silent-after ms as the stall route-failing.
+ * reports a run that lasted oneway.notify.silent-after ms as the stall route-failing. It also
+ * keeps the poll in progress, per route (its thread and since when): a poll that does not return
+ * (a statement waiting on a connection whose database went away without closing it, a send the
+ * broker blocks) fails nothing, so PollWatch tells it as the stall route-stuck.
  */
 public final class PollFailures implements PollingConsumerPollStrategy {
 
@@ -23,17 +26,25 @@ public final class PollFailures implements PollingConsumerPollStrategy {
     public record Run(long sinceMillis, long polls, String error) {
     }
 
+    /** A poll in progress: its thread, and since when. */
+    public record Poll(Thread thread, long sinceMillis) {
+    }
+
     private final Map<String, Run> runs = new ConcurrentHashMap<>();
+    private final Map<String, Poll> polls = new ConcurrentHashMap<>();
 
     @Override
     public boolean begin(Consumer consumer, Endpoint endpoint) {
+        polls.put(routeId(consumer), new Poll(Thread.currentThread(), System.currentTimeMillis()));
         return true;
     }
 
     @Override
     public void commit(Consumer consumer, Endpoint endpoint, int polledMessages) {
+        String route = routeId(consumer);
+        polls.remove(route);
         if (!runs.isEmpty()) {
-            runs.remove(routeId(consumer));
+            runs.remove(route);
         }
     }
 
@@ -42,6 +53,7 @@ public final class PollFailures implements PollingConsumerPollStrategy {
     public boolean rollback(Consumer consumer, Endpoint endpoint, int retryCounter, Exception cause) {
         String error = RouteFailures.firstLine(RouteFailures.root(cause).getMessage());
         long now = System.currentTimeMillis();
+        polls.remove(routeId(consumer));
         runs.merge(routeId(consumer), new Run(now, 1, error), (run, next) -> new Run(run.sinceMillis(), run.polls() + 1, error));
         return false;
     }
@@ -49,6 +61,11 @@ public final class PollFailures implements PollingConsumerPollStrategy {
     /** The run of failed polls of this route in progress, or null. */
     public Run failing(String routeId) {
         return runs.get(routeId);
+    }
+
+    /** The poll of this route in progress, or null. */
+    public Poll polling(String routeId) {
+        return polls.get(routeId);
     }
 
     private static String routeId(Consumer consumer) {

@@ -64,17 +64,66 @@ public final class PollWatch {
      */
     public String failing(CamelContext camel, long now) {
         List<String> failing = new ArrayList<>();
-        for (Route route : camel.getRoutes()) {
-            if (route.getConsumer() instanceof ScheduledPollConsumer c && c.getPollStrategy() instanceof PollFailures failures) {
-                PollFailures.Run run = failures.failing(route.getRouteId());
-                if (run != null && now - run.sinceMillis() >= Math.max(quietMillis, 3 * Math.max(c.getDelay(), c.getInitialDelay()))) {
-                    failing.add(route.getRouteId() + " (every poll for " + (now - run.sinceMillis()) / 1000 + " s, " + run.polls() + " polls: "
-                            + run.error() + ")");
-                }
+        for (Polled p : polled(camel)) {
+            PollFailures.Run run = p.failures().failing(p.routeId());
+            if (run != null && now - run.sinceMillis() >= p.quietMillis(quietMillis)) {
+                failing.add(p.routeId() + " (every poll for " + (now - run.sinceMillis()) / 1000 + " s, " + run.polls() + " polls: " + run.error() + ")");
             }
         }
         return failing.isEmpty() ? null : "routes that poll a database fail at every poll: " + String.join(", ", failing)
                 + "; they go on trying (a permission, a full disk, a timeout of the replicator's database user: the database's log says more)";
+    }
+
+    /**
+     * The routes polling a database whose poll in progress has lasted quietMillis, or three of their
+     * intervals if longer (PollFailures): the stall route-stuck, or null. Such a poll fails nothing
+     * and the route counts as in the middle of a run, so neither failing() nor problem() names it;
+     * its thread's stack says what it waits for. Left out while a lock wait is found: the stall
+     * lock-wait names the session it waits for.
+     */
+    public String stuck(CamelContext camel, long now) {
+        List<String> stuck = new ArrayList<>();
+        for (Polled p : polled(camel)) {
+            PollFailures.Poll poll = p.failures().polling(p.routeId());
+            if (poll != null && now - poll.sinceMillis() >= p.quietMillis(quietMillis)) {
+                stuck.add(p.routeId() + " (in one poll for " + (now - poll.sinceMillis()) / 1000 + " s, " + waitingFor(poll.thread()) + ")");
+            }
+        }
+        return stuck.isEmpty() ? null : "routes that poll a database are stuck in a poll that does not return: " + String.join(", ", stuck)
+                + "; it goes on when the call returns (a connection whose peer went away without closing it fails once TCP gives up on it)";
+    }
+
+    /** What a thread waits for, from the first frame of a database driver or broker client on its stack. */
+    static String waitingFor(Thread thread) {
+        StackTraceElement[] stack = thread.getStackTrace();
+        for (StackTraceElement frame : stack) {
+            String c = frame.getClassName();
+            if (c.startsWith("org.postgresql.")) {
+                return "waiting for the database: a statement that has not returned (a long one, or a connection whose database went away)";
+            }
+            if (c.startsWith("org.apache.activemq.") || c.startsWith("org.messaginghub.") || c.startsWith("jakarta.jms.")) {
+                return "waiting for the broker (it blocks senders while its disk or an address is full)";
+            }
+        }
+        return stack.length == 0 ? "its thread has ended" : "at " + stack[0].getClassName() + "." + stack[0].getMethodName();
+    }
+
+    /** A route polling a database with PollFailures as its poll strategy, and how often it polls. */
+    private record Polled(String routeId, PollFailures failures, long interval) {
+        /** How long a run of failed polls or one poll may last before it is told: the quiet time, or three intervals if longer. */
+        long quietMillis(long quiet) {
+            return Math.max(quiet, 3 * interval);
+        }
+    }
+
+    private static List<Polled> polled(CamelContext camel) {
+        List<Polled> polled = new ArrayList<>();
+        for (Route route : camel.getRoutes()) {
+            if (route.getConsumer() instanceof ScheduledPollConsumer c && c.getPollStrategy() instanceof PollFailures failures) {
+                polled.add(new Polled(route.getRouteId(), failures, Math.max(c.getDelay(), c.getInitialDelay())));
+            }
+        }
+        return polled;
     }
 
     /** How often a consumer runs and how many runs it made, when it is started, not suspended and between runs; else null. */

@@ -271,16 +271,8 @@ class StallIT {
                   raise exception 'could not extend file (test)' using errcode = '53100'; end $$;
                 create trigger refuse_positions before insert on oneway.change_position for each row execute function public.refuse_positions()""");
         exec(branch2Db, "insert into shop.customers(id, name) values (9, 'logged, not numbered')");
-        await().atMost(Duration.ofSeconds(30)).until(() -> stalled(branch2, "route-failing"));
-        String health = branch2.health();
-        assertTrue(health.contains("route-failing") && health.contains("assign-positions (every poll for")
-                && health.contains("could not extend file (test)"), health);
-        Settings branch2Settings = Settings.load(Path.of(""), null).with(fixture.commandSettings("branch2"));
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-            String status = CommandOutput.of(branch2Settings, "status");
-            assertTrue(status.contains("route-failing: routes that poll a database fail at every poll"), "./oneway status names it in\n" + status);
-        });
-        await().atMost(Duration.ofSeconds(10)).until(() -> notified(branch2, "stalled", "route-failing"));
+        awaitToldByBranch2("route-failing", "routes that poll a database fail at every poll", "assign-positions (every poll for",
+                "could not extend file (test)");
         // ten failed polls a second, told in a line, not one per poll (the notification repeats the error)
         List<String> told = branch2.logLines().stream().filter(l -> l.contains("could not extend file (test)")).toList();
         assertTrue(told.size() <= 4, String.join("\n", told));
@@ -289,6 +281,44 @@ class StallIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> !stalled(branch2, "route-failing") && notified(branch2, "recovered", "route-failing"));
         fixture.awaitCaughtUp("branch2", Duration.ofSeconds(60));
         assertEquals(1, number(fixture.central(), "select count(*) from shop.customers where id = 9"));
+    }
+
+    @Test
+    @Order(9)
+    void a_poll_that_does_not_return_is_the_stall_route_stuck_naming_the_route_and_that_it_waits_for_the_database() {
+        DataSource branch2Db = fixture.remote("branch2");
+        // the assigner's statement does not return while the flag is set, as on a connection whose database went away
+        // without closing it: nothing fails, the route is in the middle of a run, and no lock is waited for
+        exec(branch2Db, """
+                create table public.hold_positions_flag(held boolean);
+                insert into public.hold_positions_flag values (true);
+                create function public.hold_positions() returns trigger language plpgsql as $$ begin
+                  while exists (select 1 from public.hold_positions_flag) loop perform pg_sleep(0.1); end loop;
+                  return null; end $$;
+                create trigger hold_positions after insert on oneway.change_position for each statement execute function public.hold_positions()""");
+        exec(branch2Db, "insert into shop.customers(id, name) values (10, 'numbered once the statement returns')");
+        awaitToldByBranch2("route-stuck", "routes that poll a database are stuck in a poll that does not return", "assign-positions (in one poll for",
+                "waiting for the database");
+
+        exec(branch2Db, "delete from public.hold_positions_flag");
+        await().atMost(Duration.ofSeconds(30)).until(() -> !stalled(branch2, "route-stuck") && notified(branch2, "recovered", "route-stuck"));
+        fixture.awaitCaughtUp("branch2", Duration.ofSeconds(60));
+        assertEquals(1, number(fixture.central(), "select count(*) from shop.customers where id = 10"));
+    }
+
+    /** branch2's remote replicator tells the stall in health (with these texts), ./oneway status (its cause) and a notification. */
+    private static void awaitToldByBranch2(String state, String causeBegins, String... inHealth) {
+        await().atMost(Duration.ofSeconds(30)).until(() -> stalled(branch2, state));
+        String health = branch2.health();
+        for (String text : inHealth) {
+            assertTrue(health.contains(state) && health.contains(text), text + " in " + health);
+        }
+        Settings branch2Settings = Settings.load(Path.of(""), null).with(fixture.commandSettings("branch2"));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            String status = CommandOutput.of(branch2Settings, "status");
+            assertTrue(status.contains(state + ": " + causeBegins), "./oneway status names it in\n" + status);
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> notified(branch2, "stalled", state));
     }
 
     private static ReplicatorProcess remote(String source) {

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -28,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * started, and PollWatch names it once the quiet time passed; while it runs, or once it is
  * stopped on purpose, it is not named. A route whose every poll fails (PollFailures) is named with
  * its error once it has failed for the quiet time and three of its intervals, and no longer once a
- * poll succeeds.
+ * poll succeeds; one whose poll does not return is named stuck, with where its thread waits, until
+ * it returns.
  */
 class PollWatchTest {
 
@@ -89,13 +92,7 @@ class PollWatchTest {
                 }
             };
             FailingPolls endpoint = new FailingPolls(component, fail);
-            camel.addRoutes(new RouteBuilder() {
-                @Override
-                public void configure() {
-                    from(endpoint).routeId("polls").to("log:io.oneway.test?level=OFF");
-                }
-            });
-            camel.start();
+            start(camel, endpoint, "polls");
             PollWatch watch = new PollWatch(300);
             long start = System.currentTimeMillis();
             await().atMost(Duration.ofSeconds(10)).until(() -> System.currentTimeMillis() - start > 600 && watch.problem(camel, System.currentTimeMillis()) == null);
@@ -117,12 +114,7 @@ class PollWatchTest {
         AtomicBoolean fail = new AtomicBoolean(true);
         PollFailures failures = new PollFailures();
         try (CamelContext camel = new DefaultCamelContext()) {
-            DefaultComponent component = new DefaultComponent(camel) {
-                @Override
-                protected FailingPolls createEndpoint(String uri, String remaining, java.util.Map<String, Object> parameters) {
-                    throw new UnsupportedOperationException("endpoints are made by the test");
-                }
-            };
+            DefaultComponent component = madeByTheTest(camel);
             FailingPolls often = new FailingPolls(component, fail, 10, () -> new IllegalStateException("refused by the test\nits detail"));
             FailingPolls seldom = new FailingPolls(component, fail, 60_000, () -> new IllegalStateException("refused once by the test"));
             often.setPollStrategy(failures);
@@ -151,6 +143,64 @@ class PollWatchTest {
             String after = watch.failing(camel, failures.failing("seldom").sinceMillis() + 180_000);
             assertTrue(after.contains("seldom") && !after.contains("often"), "a poll of often succeeded: " + after);
         }
+    }
+
+    @Test
+    void a_route_whose_poll_does_not_return_is_named_stuck_with_where_its_thread_waits_until_it_returns() throws Exception {
+        AtomicBoolean hold = new AtomicBoolean(true);
+        CountDownLatch released = new CountDownLatch(1);
+        PollFailures failures = new PollFailures();
+        try (CamelContext camel = new DefaultCamelContext()) {
+            DefaultComponent component = madeByTheTest(camel);
+            // the poll waits until the test releases it, as a statement on a connection whose database went away
+            FailingPolls held = new FailingPolls(component, hold, 10, () -> {
+                try {
+                    released.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return new IllegalStateException("released by the test");
+            });
+            held.setPollStrategy(failures);
+            start(camel, held, "held");
+            PollWatch watch = new PollWatch(300);
+            await().atMost(Duration.ofSeconds(10)).until(() -> failures.polling("held") != null);
+            long since = failures.polling("held").sinceMillis();
+            assertNull(watch.stuck(camel, since + 200), "a poll under the quiet time");
+            String stuck = watch.stuck(camel, since + 1_000);
+            assertTrue(stuck.contains("held (in one poll for 1 s, at ") && stuck.contains("does not return"), stuck);
+            assertNull(watch.problem(camel, since + 60_000), "a route in the middle of a run is not one that no longer runs");
+            assertNull(watch.failing(camel, since + 60_000), "nor one whose polls fail");
+
+            hold.set(false);
+            released.countDown();
+            // the held poll ended (its release failed it) and the next ones return at once
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                PollFailures.Poll poll = failures.polling("held");
+                return (poll == null || poll.sinceMillis() > since) && watch.stuck(camel, System.currentTimeMillis()) == null;
+            });
+        }
+    }
+
+    /** Starts the context with one route from the endpoint. */
+    private static void start(CamelContext camel, FailingPolls endpoint, String routeId) throws Exception {
+        camel.addRoutes(new RouteBuilder() {
+            @Override
+            public void configure() {
+                from(endpoint).routeId(routeId).to("log:io.oneway.test?level=OFF");
+            }
+        });
+        camel.start();
+    }
+
+    /** A component for endpoints the test makes itself. */
+    private static DefaultComponent madeByTheTest(CamelContext camel) {
+        return new DefaultComponent(camel) {
+            @Override
+            protected FailingPolls createEndpoint(String uri, String remaining, java.util.Map<String, Object> parameters) {
+                throw new UnsupportedOperationException("endpoints are made by the test");
+            }
+        };
     }
 
     @Test
