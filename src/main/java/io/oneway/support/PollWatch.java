@@ -90,7 +90,8 @@ public final class PollWatch {
             }
         }
         return stuck.isEmpty() ? null : "routes that poll a database are stuck in a poll that does not return: " + String.join(", ", stuck)
-                + "; it goes on when the call returns (a connection whose peer went away without closing it fails once TCP gives up on it)";
+                + "; it goes on when the call returns (on a connection whose database went away without closing it, a statement fails after "
+                + "the keepalive probes of oneway.database.keepalive-idle and is retried)";
     }
 
     /** What a thread waits for, from the first frame of a database driver or broker client on its stack. */
