@@ -67,7 +67,8 @@ public final class PollWatch {
         for (Polled p : polled(camel)) {
             PollFailures.Run run = p.failures().failing(p.routeId());
             if (run != null && now - run.sinceMillis() >= p.quietMillis(quietMillis)) {
-                failing.add(p.routeId() + " (every poll for " + (now - run.sinceMillis()) / 1000 + " s, " + run.polls() + " polls: " + run.error() + ")");
+                failing.add(p.routeId() + " (every poll for " + (now - run.sinceMillis()) / 1000 + " s, " + run.polls() + " polls: " + run.error()
+                        + ")");
             }
         }
         return failing.isEmpty() ? null : "routes that poll a database fail at every poll: " + String.join(", ", failing)
@@ -85,7 +86,8 @@ public final class PollWatch {
         List<String> stuck = new ArrayList<>();
         for (Polled p : polled(camel)) {
             PollFailures.Poll poll = p.failures().polling(p.routeId());
-            if (poll != null && now - poll.sinceMillis() >= p.quietMillis(quietMillis)) {
+            // an Error escaping a poll skips commit and rollback alike: its entry stays, the consumer no longer polls (route-stopped)
+            if (poll != null && p.polling() && now - poll.sinceMillis() >= p.quietMillis(quietMillis)) {
                 stuck.add(p.routeId() + " (in one poll for " + (now - poll.sinceMillis()) / 1000 + " s, " + waitingFor(poll.thread()) + ")");
             }
         }
@@ -109,8 +111,8 @@ public final class PollWatch {
         return stack.length == 0 ? "its thread has ended" : "at " + stack[0].getClassName() + "." + stack[0].getMethodName();
     }
 
-    /** A route polling a database with PollFailures as its poll strategy, and how often it polls. */
-    private record Polled(String routeId, PollFailures failures, long interval) {
+    /** A route polling a database with PollFailures as its poll strategy, how often it polls, and whether a poll is in progress. */
+    private record Polled(String routeId, PollFailures failures, long interval, boolean polling) {
         /** How long a run of failed polls or one poll may last before it is told: the quiet time, or three intervals if longer. */
         long quietMillis(long quiet) {
             return Math.max(quiet, 3 * interval);
@@ -121,7 +123,7 @@ public final class PollWatch {
         List<Polled> polled = new ArrayList<>();
         for (Route route : camel.getRoutes()) {
             if (route.getConsumer() instanceof ScheduledPollConsumer c && c.getPollStrategy() instanceof PollFailures failures) {
-                polled.add(new Polled(route.getRouteId(), failures, Math.max(c.getDelay(), c.getInitialDelay())));
+                polled.add(new Polled(route.getRouteId(), failures, Math.max(c.getDelay(), c.getInitialDelay()), c.isPolling()));
             }
         }
         return polled;
