@@ -18,8 +18,9 @@ import org.apache.camel.support.ScheduledPollConsumer;
  * stack overflow) escapes a run, while the route still shows as started: ScheduledPollConsumer
  * logs it and rethrows it, and the executor cancels the task; a timer route's step lets it reach
  * the java.util.Timer, whose thread then ends (TimerRouteErrorTest). Its run counter then stands
- * still; a consumer in the middle of a run, suspended or stopped is left to the other checks (a
- * run that waits on a lock is the stall lock-wait). The route that runs the check itself is
+ * still; a consumer suspended or stopped is left to the other checks, and one in the middle of a
+ * run that does not end is the stall route-stuck (a run that waits on a lock is the stall
+ * lock-wait). The route that runs the check itself is
  * watched through StallWatch instead (a check that is overdue), which route watch-monitors tells.
  */
 public final class PollWatch {
@@ -29,6 +30,8 @@ public final class PollWatch {
 
     private final long quietMillis;
     private final Map<String, Seen> seen = new HashMap<>();
+    /** Timer routes seen in the middle of a run: the run's counter, and since when it has been seen. */
+    private final Map<String, Seen> timerRuns = new HashMap<>();
 
     /** @param quietMillis how long a route may go without a run (or three of its intervals, if longer) before it is named */
     public PollWatch(long quietMillis) {
@@ -76,13 +79,14 @@ public final class PollWatch {
     }
 
     /**
-     * The routes polling a database whose poll in progress has lasted quietMillis, or three of their
-     * intervals if longer (PollFailures): the stall route-stuck, or null. Such a poll fails nothing
-     * and the route counts as in the middle of a run, so neither failing() nor problem() names it;
-     * its thread's stack says what it waits for. Left out while a lock wait is found: the stall
-     * lock-wait names the session it waits for.
+     * The routes in a run that has lasted quietMillis, or three of their intervals if longer: the
+     * stall route-stuck, or null. A poll of a route polling a database (PollFailures keeps its start
+     * and thread), or a timer route's run (seen at successive checks with the same run counter; its
+     * thread is the timer's, named after it). Such a run fails nothing and the route counts as in the
+     * middle of a run, so neither failing() nor problem() names it; its thread's stack says what it
+     * waits for. Left out while a lock wait is found: the stall lock-wait names the session it waits for.
      */
-    public String stuck(CamelContext camel, long now) {
+    public synchronized String stuck(CamelContext camel, long now) {
         List<String> stuck = new ArrayList<>();
         for (Polled p : polled(camel)) {
             PollFailures.Poll poll = p.failures().polling(p.routeId());
@@ -91,9 +95,25 @@ public final class PollWatch {
                 stuck.add(p.routeId() + " (in one poll for " + (now - poll.sinceMillis()) / 1000 + " s, " + waitingFor(poll.thread()) + ")");
             }
         }
-        return stuck.isEmpty() ? null : "routes that poll a database are stuck in a poll that does not return: " + String.join(", ", stuck)
-                + "; it goes on when the call returns (on a connection whose database went away without closing it, a statement fails after "
-                + "the keepalive probes of oneway.database.keepalive-idle and is retried)";
+        for (Route route : camel.getRoutes()) {
+            String id = route.getRouteId();
+            if (!(route.getConsumer() instanceof TimerConsumer c && c.isStarted() && c.isPolling())) {
+                timerRuns.remove(id);
+                continue;
+            }
+            Seen run = timerRuns.get(id);
+            if (run == null || run.counter() != c.getCounter()) {
+                timerRuns.put(id, new Seen(c.getCounter(), now));
+            } else if (now - run.since() >= Math.max(quietMillis, 3 * Math.max(c.getPeriod(), c.getDelay()))) {
+                String timer = "timer://" + c.getEndpoint().getTimerName();
+                String waiting = Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().endsWith(timer)).findFirst()
+                        .map(PollWatch::waitingFor).orElse("its timer's thread not found");
+                stuck.add(id + " (in one run for at least " + (now - run.since()) / 1000 + " s, " + waiting + ")");
+            }
+        }
+        return stuck.isEmpty() ? null : "routes stuck in a run that does not return: " + String.join(", ", stuck)
+                + "; each goes on when its call returns (on a connection whose database went away without closing it, a statement fails "
+                + "after the keepalive probes of oneway.database.keepalive-idle and is retried)";
     }
 
     /** What a thread waits for, from the first frame of a database driver or broker client on its stack. */

@@ -297,7 +297,7 @@ class StallIT {
                   return null; end $$;
                 create trigger hold_positions after insert on oneway.change_position for each statement execute function public.hold_positions()""");
         exec(branch2Db, "insert into shop.customers(id, name) values (10, 'numbered once the statement returns')");
-        awaitToldByBranch2("route-stuck", "routes that poll a database are stuck in a poll that does not return", "assign-positions (in one poll for",
+        awaitToldByBranch2("route-stuck", "routes stuck in a run that does not return", "assign-positions (in one poll for",
                 "waiting for the database");
 
         exec(branch2Db, "delete from public.hold_positions_flag");

@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Test;
  * started, and PollWatch names it once the quiet time passed; while it runs, or once it is
  * stopped on purpose, it is not named. A route whose every poll fails (PollFailures) is named with
  * its error once it has failed for the quiet time and three of its intervals, and no longer once a
- * poll succeeds; one whose poll does not return is named stuck, with where its thread waits, until
- * it returns.
+ * poll succeeds; one whose poll does not return, and a timer route whose run does not, are named
+ * stuck, with where the thread waits, until they return.
  */
 class PollWatchTest {
 
@@ -179,6 +179,32 @@ class PollWatchTest {
                 PollFailures.Poll poll = failures.polling("held");
                 return (poll == null || poll.sinceMillis() > since) && watch.stuck(camel, System.currentTimeMillis()) == null;
             });
+        }
+    }
+
+    @Test
+    void a_timer_route_whose_run_does_not_return_is_named_stuck_with_where_its_thread_waits_until_it_returns() throws Exception {
+        CountDownLatch released = new CountDownLatch(1);
+        try (CamelContext camel = new DefaultCamelContext()) {
+            camel.addRoutes(new RouteBuilder() {
+                @Override
+                public void configure() {
+                    // one run waits until the test releases it, as a step whose call does not return
+                    from("timer:held-run?period=10").routeId("held-run").process(exchange -> released.await(30, TimeUnit.SECONDS));
+                }
+            });
+            camel.start();
+            PollWatch watch = new PollWatch(300);
+            // seen at successive checks in the same run: named once the quiet time has passed between them
+            await().pollInterval(Duration.ofMillis(100)).atMost(Duration.ofSeconds(10))
+                    .until(() -> watch.stuck(camel, System.currentTimeMillis()) != null);
+            String stuck = watch.stuck(camel, System.currentTimeMillis());
+            assertTrue(stuck.contains("held-run (in one run for at least") && stuck.contains(", at ") && stuck.contains("does not return"),
+                    stuck);
+            assertNull(watch.problem(camel, System.currentTimeMillis() + 60_000), "a route in the middle of a run is not one that no longer runs");
+
+            released.countDown();
+            await().atMost(Duration.ofSeconds(10)).until(() -> watch.stuck(camel, System.currentTimeMillis()) == null);
         }
     }
 
