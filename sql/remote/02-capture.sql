@@ -139,6 +139,27 @@ select exists (select from pg_trigger t join pg_proc f on f.oid = t.tgfoid
   from oneway.capture_code(tbl, qualified, mode) c
 $$;
 
+-- A DEFERRABLE primary key lets two rows share a key until the transaction ends (a swap of two
+-- keys in one statement passes through that state), so a change named by its key could find two
+-- rows on the central database, or the wrong one; PostgreSQL itself gives such a table no replica
+-- identity (its updates are refused once it is published). Refused, with the statement that makes
+-- the key immediate: no foreign key can reference a deferrable key, so it can be made anew at once.
+create or replace function oneway.refuse_deferrable_key(tbl regclass, qualified text) returns void
+language plpgsql stable as $$
+declare
+  k record;
+begin
+  select x.conname, pg_get_constraintdef(x.oid) as definition into k
+    from pg_constraint x where x.conrelid = tbl and x.contype = 'p' and x.condeferrable;
+  if found then
+    raise exception 'table %''s primary key % is DEFERRABLE: two rows may share a key inside a transaction, so a change could not name its row',
+                    qualified, k.conname
+      using errcode = '55000',
+            hint = format('make it immediate: alter table %s drop constraint %I, add constraint %I %s; then call oneway.enable_capture again',
+                          qualified, k.conname, k.conname, regexp_replace(k.definition, '\s+DEFERRABLE.*$', ''));
+  end if;
+end $$;
+
 -- Switch capture on for one table. mode: 'image' (default: the log holds the row image),
 -- 'reference' (the log holds the key; the row is read when sent; see 05-reference.sql) or 'wal'
 -- (the log holds the row image, read from the WAL by the replicator instead of made by a trigger;
@@ -184,6 +205,7 @@ begin
     raise exception 'table % has no primary key; capture needs one to identify rows', qualified
       using errcode = '42P10', hint = 'add a primary key, then call oneway.enable_capture again';
   end if;
+  perform oneway.refuse_deferrable_key(tbl, qualified);
   -- its own ALTER TABLE (enable always) is not a schema change to log: the event trigger of
   -- 09-schema.sql passes over the commands made while this is on
   perform set_config('oneway.enabling_capture', 'on', true);

@@ -144,6 +144,8 @@ begin
      where c.oid = table_oid;
     new_columns := oneway.table_columns(table_oid);
     new_key := oneway.key_columns(table_oid);
+    -- a key made anew as DEFERRABLE changes no column, so enable_capture below would not see it
+    perform oneway.refuse_deferrable_key(table_oid, new_name);
     actions := oneway.schema_actions(t.columns, t.key_columns, new_columns, new_key, t.table_name, new_name);
     if actions = '[]' then
       continue;

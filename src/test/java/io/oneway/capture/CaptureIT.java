@@ -19,6 +19,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.postgresql.util.PSQLException;
 
 import io.oneway.ops.SchemaInstaller.Part;
 import io.oneway.testing.PostgresFixture;
@@ -199,6 +200,28 @@ class CaptureIT {
         SQLException e = assertThrows(SQLException.class, () -> callEnable("no_key"));
         assertEquals("42P10", e.getSQLState());
         assertTrue(e.getMessage().contains("no primary key"), e.getMessage());
+    }
+
+    @Test
+    void a_deferrable_primary_key_is_refused_and_so_is_making_a_captured_tables_key_deferrable() throws SQLException {
+        exec(db, "create table deferred_key(id int primary key deferrable initially deferred, v text)");
+        SQLException refused = assertThrows(SQLException.class, () -> callEnable("deferred_key"));
+        assertEquals("55000", refused.getSQLState());
+        assertTrue(refused.getMessage().contains("public.deferred_key's primary key deferred_key_pkey is DEFERRABLE"), refused.getMessage());
+        assertEquals(0L, number(db, "select count(*) from oneway.captured_table where table_name = 'public.deferred_key'"));
+        String hint = ((PSQLException) refused).getServerErrorMessage().getHint();
+        assertEquals("make it immediate: alter table public.deferred_key drop constraint deferred_key_pkey, "
+                + "add constraint deferred_key_pkey PRIMARY KEY (id); then call oneway.enable_capture again", hint);
+
+        exec(db, hint.substring("make it immediate: ".length(), hint.indexOf(';')));
+        callEnable("deferred_key");
+        try (Connection c = db.getConnection()) {
+            SQLException madeDeferrable = assertThrows(SQLException.class, () -> exec(c,
+                    "alter table deferred_key drop constraint deferred_key_pkey, add constraint deferred_key_pkey primary key (id) deferrable"));
+            assertEquals("55000", madeDeferrable.getSQLState());
+            assertTrue(madeDeferrable.getMessage().contains("is DEFERRABLE"), madeDeferrable.getMessage());
+        }
+        assertEquals(false, value(db, "select condeferrable from pg_constraint where conname = 'deferred_key_pkey'"));
     }
 
     @Test
