@@ -9,3 +9,6 @@ create table if not exists oneway.monitor_state (
   lag_seconds double precision,
   checked_at  timestamptz not null
 );
+-- a source's clock against the central replicator's (its changes' times are read on it), as the
+-- source's heartbeats tell; the lag is already counted on the replicator's clock
+alter table oneway.monitor_state add column if not exists source_clock_behind_seconds double precision;

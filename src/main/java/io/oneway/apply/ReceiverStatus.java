@@ -13,18 +13,21 @@ package io.oneway.apply;
  * @param staged         changes staged of a large transaction in progress
  * @param halted         true while the source is halted
  * @param lastHeardMillis when anything of the source last arrived (epoch ms), 0 for never
- * @param appliedLoggedAtMillis when the last applied change was made on the remote (epoch ms), 0 when not known
+ * @param appliedLoggedAtMillis when the last applied change was made on the remote (epoch ms, by this replicator's clock: its time
+ *                       plus {@code clockOffsetMillis}), 0 when not known
  * @param appliedAtMillis when the last change was applied (epoch ms), 0 for never
  * @param applyFailingSinceMillis since when applying fails for a reason that passes and is retried (epoch ms), 0 while it works
  * @param applyError     that failure, or null
  * @param incarnation    the source's incarnation, null before first contact
  * @param digest         the running digest at {@code applied}, Base64
+ * @param clockOffsetMillis how far this replicator's clock is ahead of the source's (negative: behind), as its heartbeats tell,
+ *                       0 when they agree within {@link ClockOffset#AGREE_MILLIS} or it is not known
  */
 public record ReceiverStatus(long applied, long received, long highestKnown, long sourceCaptured, int parkedChanges, long parkedBytes, long staged,
         boolean halted, long lastHeardMillis, long appliedLoggedAtMillis, long appliedAtMillis, long applyFailingSinceMillis, String applyError,
-        String incarnation, String digest) {
+        String incarnation, String digest, long clockOffsetMillis) {
 
-    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, null, null, null);
+    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, null, null, null, 0);
 
     /**
      * Changes the source announced (heartbeats, frames) and not yet applied: those it sent, and those
@@ -56,6 +59,7 @@ public record ReceiverStatus(long applied, long received, long highestKnown, lon
     /** The same, with the source heard from at this time (epoch ms), saying it captured up to {@code captured}. */
     ReceiverStatus heardAt(long millis, long captured) {
         return new ReceiverStatus(applied, received, highestKnown, Math.max(sourceCaptured, captured), parkedChanges, parkedBytes, staged, halted,
-                Math.max(lastHeardMillis, millis), appliedLoggedAtMillis, appliedAtMillis, applyFailingSinceMillis, applyError, incarnation, digest);
+                Math.max(lastHeardMillis, millis), appliedLoggedAtMillis, appliedAtMillis, applyFailingSinceMillis, applyError, incarnation, digest,
+                clockOffsetMillis);
     }
 }

@@ -55,6 +55,8 @@ final class SourceReceiver {
     private final AtomicLong announcedWhileBusy = new AtomicLong();
     /** The highest position the source's heartbeats said it captured: what waits there counts in the backlog. */
     private final AtomicLong sourceCaptured = new AtomicLong();
+    /** How far this replicator's clock is ahead of the source's: its changes' times are read on that clock. */
+    private final ClockOffset clock = new ClockOffset();
 
     private boolean loaded;
     private long applied;
@@ -205,6 +207,11 @@ final class SourceReceiver {
             }
             long now = System.currentTimeMillis();
             lastHeard = now;
+            if (heartbeat.captured() <= heartbeat.to()) {
+                // made while the source held nothing back: not queued behind a backlog's frames
+                clock.heard(heartbeat.clock(), now);
+                Optional.ofNullable(clock.news(source)).ifPresent(LOG::warn);
+            }
             highestKnown = Math.max(highestKnown, heartbeat.to());
             sourceCaptured.accumulateAndGet(heartbeat.captured(), Math::max);
             gap.answered(heartbeat.id(), now);
@@ -404,7 +411,9 @@ final class SourceReceiver {
 
     private void applied(ChangeRecord last, int changes) {
         applied = last.position();
-        appliedLoggedAt = loggedAt(last);
+        long loggedAt = loggedAt(last);
+        // by this replicator's clock, as every other time it compares with
+        appliedLoggedAt = loggedAt == 0 ? 0 : loggedAt + clock.millis();
         appliedAt = System.currentTimeMillis();
         parked.removeThrough(applied);
         pieces.removeThrough(applied);
@@ -566,6 +575,6 @@ final class SourceReceiver {
         lastHeard = Math.max(lastHeard, heardWhileBusy);
         status.set(new ReceiverStatus(applied, received(), highestKnown, sourceCaptured.get(), parked.count(), parked.bytes() + pieces.bytes(),
                 Math.max(0, staged - applied), halted, lastHeard, appliedLoggedAt, appliedAt, applyFailingSince, applyError, incarnation,
-                digest == null ? null : Fingerprint.text(digest)));
+                digest == null ? null : Fingerprint.text(digest), clock.millis()));
     }
 }

@@ -3,6 +3,7 @@ package io.oneway.apply;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -70,6 +71,7 @@ public final class SourcesMonitor {
             metrics.gauge("oneway_announced_position", s, () -> status(s).highestKnown());
             metrics.gauge("oneway_backlog_changes", s, () -> status(s).backlog(), "side", "central");
             metrics.gauge("oneway_lag_seconds", s, () -> lag(status(s)), "side", "central");
+            metrics.gauge("oneway_source_clock_behind_seconds", s, () -> status(s).clockOffsetMillis() / 1000.0);
             metrics.gauge("oneway_parked_changes", s, () -> status(s).parkedChanges());
             metrics.gauge("oneway_parked_bytes", s, () -> status(s).parkedBytes());
             metrics.gauge("oneway_staged_pending", s, () -> status(s).staged());
@@ -164,6 +166,7 @@ public final class SourcesMonitor {
                 ps.setString(2, stalls.isEmpty() ? "none" : String.join("; ", stalls));
                 ps.setLong(3, st.backlog());
                 ps.setDouble(4, lag(st));
+                ps.setObject(5, st.clockOffsetMillis() == 0 ? null : st.clockOffsetMillis() / 1000.0, Types.DOUBLE);
                 ps.addBatch();
             }
             ps.executeBatch();

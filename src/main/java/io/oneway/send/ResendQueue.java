@@ -89,8 +89,9 @@ public final class ResendQueue {
         answered = Math.max(answered, serving);
     }
 
-    /** A heartbeat: the highest position captured, the highest sent and the last request answered. */
+    /** A heartbeat: the highest position captured, the highest sent, the last request answered, and now by the remote database's clock. */
     public synchronized ControlMessage heartbeat() {
-        return ControlMessage.heartbeat(identity.source(), identity.incarnation(), window.captured(), window.lastSent(), answered);
+        return ControlMessage.heartbeat(identity.source(), identity.incarnation(), window.captured(), window.lastSent(), answered,
+                window.clock().now());
     }
 }

@@ -55,6 +55,7 @@ public final class SendWindow {
     private long captured;
     private long retransmitAfter;
     private volatile boolean verifying;
+    private final SourceClock clock = new SourceClock();
 
     public SendWindow(DataSource remote, SourceIdentity identity, long window, long windowBytes, long retransmitAfterMillis,
             long maxRetransmitAfterMillis, long retransmitChunk, OnewayMetrics metrics) {
@@ -77,6 +78,11 @@ public final class SendWindow {
     /** The transfer monitor read the highest position captured and numbered. */
     public synchronized void captured(long position) {
         captured = Math.max(captured, position);
+    }
+
+    /** The remote database's clock, as the transfer monitor last read it (heartbeats carry it). */
+    public SourceClock clock() {
+        return clock;
     }
 
     /** The highest position captured, as last read, and never below what was sent. */

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -226,10 +227,14 @@ public final class TransferMonitor {
     }
 
     private Progress read() throws SQLException {
-        try (Connection c = remote.getConnection(); PreparedStatement ps = c.prepareStatement(SqlScript.load("remote/queries/read-transfer-progress.sql"));
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return new Progress(rs.getLong("captured"), rs.getLong("acked"), rs.getDouble("lag_seconds"), rs.getLong("send_stop"));
+        try (Connection c = remote.getConnection();
+                PreparedStatement ps = c.prepareStatement(SqlScript.load("remote/queries/read-transfer-progress.sql"))) {
+            long before = System.currentTimeMillis();
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                window.clock().read(rs.getLong("database_millis"), before, System.currentTimeMillis());
+                return new Progress(rs.getLong("captured"), rs.getLong("acked"), rs.getDouble("lag_seconds"), rs.getLong("send_stop"));
+            }
         }
     }
 
@@ -240,6 +245,7 @@ public final class TransferMonitor {
             ps.setString(2, found.isEmpty() ? "none" : String.join("; ", found.stream().map(s -> s.state() + ": " + s.cause()).toList()));
             ps.setLong(3, backlog);
             ps.setDouble(4, progress.lagSeconds());
+            ps.setNull(5, Types.DOUBLE);
             ps.executeUpdate();
         } catch (SQLException | RuntimeException e) {
             // the database-unreachable stall already says so

@@ -28,6 +28,8 @@ public final class OnewayMetrics implements CamelContextAware {
             Map.entry("oneway_applied_position", "every change at or below it is applied on the central database"),
             Map.entry("oneway_announced_position", "highest position the source said it sent (heartbeats, frames)"),
             Map.entry("oneway_backlog_changes", "changes captured (side remote) or announced or captured as the source said (side central) and not yet applied"),
+            Map.entry("oneway_source_clock_behind_seconds", "how far the source's clock (its database's) is behind this replicator's, as its "
+                    + "heartbeats tell (negative: ahead); 0 when within 2 s or not known. The lag is counted on this replicator's clock"),
             Map.entry("oneway_lag_seconds", "side remote: age of the oldest change not yet applied; side central: age of the last applied change while announced changes wait, else the last apply's delay for silent-after ms"),
             Map.entry("oneway_parked_changes", "changes held in memory ahead of the applied position"),
             Map.entry("oneway_parked_bytes", "bytes of changes and pieces held in memory ahead of the applied position"),

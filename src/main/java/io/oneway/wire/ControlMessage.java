@@ -13,12 +13,15 @@ package io.oneway.wire;
  * <tr><td>heartbeat</td><td>remote → central</td><td>highest position captured (at least {@code to}; senders
  *     before it sent {@code to})</td><td>highest position sent</td>
  *     <td>id of the last resend request answered (its frames were sent before this heartbeat)</td><td>null</td></tr>
+ * <tr><td></td><td></td><td colspan="4">clock: when it was made, by the source database's clock (epoch ms: the clock its
+ *     changes' times are read on); 0 when not known, and for every other kind (wire field {@code clock}, left out when 0)</td></tr>
  * <tr><td>digest-request</td><td>remote → central</td><td>first position</td><td>last position</td><td>0</td><td>null</td></tr>
  * <tr><td>digests</td><td>central → remote</td><td>first position</td><td>last position</td><td>0</td>
  *     <td>the fingerprints of from..to as the central database applied them, Base64, concatenated</td></tr>
  * </table>
  */
-public record ControlMessage(Kind kind, String source, String incarnation, long from, long to, long id, int piece, String digest, String mac) {
+public record ControlMessage(Kind kind, String source, String incarnation, long from, long to, long id, int piece, String digest, long clock,
+        String mac) {
 
     /** The kinds of control message. */
     public enum Kind {
@@ -36,7 +39,7 @@ public record ControlMessage(Kind kind, String source, String incarnation, long 
     }
 
     public static ControlMessage ack(String source, String incarnation, long applied, long received, String digest) {
-        return new ControlMessage(Kind.ACK, source, incarnation, applied, received, 0, 0, digest, null);
+        return new ControlMessage(Kind.ACK, source, incarnation, applied, received, 0, 0, digest, 0, null);
     }
 
     public static ControlMessage resend(String source, String incarnation, long from, long to, long requestId) {
@@ -44,20 +47,21 @@ public record ControlMessage(Kind kind, String source, String incarnation, long 
     }
 
     public static ControlMessage resend(String source, String incarnation, long from, long to, long requestId, int firstPiece) {
-        return new ControlMessage(Kind.RESEND, source, incarnation, from, to, requestId, firstPiece, null, null);
+        return new ControlMessage(Kind.RESEND, source, incarnation, from, to, requestId, firstPiece, null, 0, null);
     }
 
-    public static ControlMessage heartbeat(String source, String incarnation, long highestCaptured, long highestSent, long answeredRequest) {
+    public static ControlMessage heartbeat(String source, String incarnation, long highestCaptured, long highestSent, long answeredRequest,
+            long clock) {
         return new ControlMessage(Kind.HEARTBEAT, source, incarnation, Math.max(highestCaptured, highestSent), highestSent, answeredRequest, 0, null,
-                null);
+                clock, null);
     }
 
     public static ControlMessage digestRequest(String source, String incarnation, long from, long to) {
-        return new ControlMessage(Kind.DIGEST_REQUEST, source, incarnation, from, to, 0, 0, null, null);
+        return new ControlMessage(Kind.DIGEST_REQUEST, source, incarnation, from, to, 0, 0, null, 0, null);
     }
 
     public static ControlMessage digests(String source, String incarnation, long from, long to, String fingerprints) {
-        return new ControlMessage(Kind.DIGESTS, source, incarnation, from, to, 0, 0, fingerprints, null);
+        return new ControlMessage(Kind.DIGESTS, source, incarnation, from, to, 0, 0, fingerprints, 0, null);
     }
 
     /** For a heartbeat: the highest position the source has captured, sent or not. */
@@ -76,6 +80,6 @@ public record ControlMessage(Kind kind, String source, String incarnation, long 
     }
 
     public ControlMessage withMac(String newMac) {
-        return new ControlMessage(kind, source, incarnation, from, to, id, piece, digest, newMac);
+        return new ControlMessage(kind, source, incarnation, from, to, id, piece, digest, clock, newMac);
     }
 }

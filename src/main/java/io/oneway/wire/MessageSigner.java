@@ -3,6 +3,7 @@ package io.oneway.wire;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
@@ -131,9 +132,16 @@ public final class MessageSigner {
                 Integer.toString(k.index()), Integer.toString(k.count()), k.rowHash(), k.piece()};
     }
 
+    /** A message without a clock is coded as before the clock was sent, so senders of either kind are read. */
     private static String[] controlInput(ControlMessage m) {
-        return new String[] {m.kind().wireName(), m.source(), m.incarnation(), Long.toString(m.from()), Long.toString(m.to()),
-                Long.toString(m.id()), Integer.toString(m.piece()), m.digest()};
+        String[] fields = {m.kind().wireName(), m.source(), m.incarnation(), Long.toString(m.from()), Long.toString(m.to()),
+            Long.toString(m.id()), Integer.toString(m.piece()), m.digest()};
+        if (m.clock() == 0) {
+            return fields;
+        }
+        String[] withClock = Arrays.copyOf(fields, fields.length + 1);
+        withClock[fields.length] = Long.toString(m.clock());
+        return withClock;
     }
 
     private static Map<String, String> parse(String keySpec) {

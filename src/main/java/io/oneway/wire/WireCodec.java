@@ -24,7 +24,7 @@ import com.fasterxml.jackson.core.util.ByteArrayBuilder;
  *  "chunk":{"p":..., "x":..., "e":..., "t":..., "o":..., "ref":..., "k":{key}, "at":..., "i":index, "n":count,
  *           "h":rowHash, "r":"piece of the row text", "m":mac}}
  * {"v":4, "kind":"ack"|"resend"|"heartbeat"|"digest-request"|"digests", "source":S, "incarnation":I,
- *  "from":n, "to":n, "id":n, "piece":n, "digest":text|null, "mac":mac}
+ *  "from":n, "to":n, "id":n, "piece":n, "digest":text|null, ["clock":n,] "mac":mac}  (clock: heartbeats only, optional)
  * </pre>
  * (what from, to, id and digest mean per kind: {@link ControlMessage}). Version 4 makes a change's
  * "m" over its fingerprint ({@link MessageSigner}); version 3 made it over the fields themselves.
@@ -108,6 +108,9 @@ public final class WireCodec {
             g.writeNumberField("id", message.id());
             g.writeNumberField("piece", message.piece());
             g.writeStringField("digest", message.digest());
+            if (message.clock() != 0) {
+                g.writeNumberField("clock", message.clock());
+            }
             g.writeStringField("mac", message.mac());
             g.writeEndObject();
         } catch (IOException e) {
@@ -143,6 +146,7 @@ public final class WireCodec {
                     case "id" -> m.id = integer(p, field);
                     case "piece" -> m.piece = integer(p, field);
                     case "digest" -> m.digest = nullableText(p, field);
+                    case "clock" -> m.clock = integer(p, field);
                     case "mac" -> m.mac = text(p, field);
                     case "changes" -> m.changes = changes(p, bytes);
                     case "chunk" -> m.chunk = chunk(p, bytes);
@@ -175,6 +179,7 @@ public final class WireCodec {
         Long id;
         Long piece;
         String digest;
+        Long clock;
         String mac;
         List<ChangeRecord> changes;
         ChangeChunk chunk;
@@ -207,8 +212,11 @@ public final class WireCodec {
                     if (piece < 0 || piece > Integer.MAX_VALUE) {
                         throw new MalformedMessageException("field 'piece' is out of range");
                     }
+                    if (clock != null && clock < 0) {
+                        throw new MalformedMessageException("field 'clock' is out of range");
+                    }
                     required(mac, "mac");
-                    return new ControlMessage(k, source, incarnation, from, to, id, piece.intValue(), digest, mac);
+                    return new ControlMessage(k, source, incarnation, from, to, id, piece.intValue(), digest, clock == null ? 0 : clock, mac);
                 }
             }
             throw new MalformedMessageException("unknown message kind '" + kind + "'");

@@ -50,7 +50,7 @@ class GapDetectorIT {
     void positions_announced_by_a_heartbeat_are_not_asked_for_while_the_frames_before_them_still_arrive() throws Exception {
         assertNull(detector.onFrame(frame(1, 2)));
         // the sender has sent up to 6; frames 3..4 and 5..6 are still queued on the way
-        assertNull(detector.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, 6, 0)));
+        assertNull(detector.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, 6, 0, 0)));
         assertNull(detector.onFrame(frame(3, 4)), "5..6 are still on their way: no resend request yet");
         assertNull(detector.onFrame(frame(5, 6)));
         assertEquals(6, number(central, "select count(*) from items"));
@@ -80,10 +80,10 @@ class GapDetectorIT {
     void a_heartbeat_saying_the_request_was_answered_while_the_gap_remains_asks_again() throws Exception {
         assertNull(detector.onFrame(frame(1, 2)));
         ControlMessage first = detector.onFrame(frame(5, 6));
-        assertNull(detector.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, 6, first.id() - 1)), "an older request was answered");
+        assertNull(detector.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, 6, first.id() - 1, 0)), "an older request was answered");
         assertTrue(requests(detector.tick()).isEmpty());
 
-        ControlMessage again = detector.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, 6, first.id()));
+        ControlMessage again = detector.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, 6, first.id(), 0));
         assertNotNull(again, "the answer came before that heartbeat and 3..4 are still missing: lost");
         assertEquals(3, again.from());
         assertTrue(again.id() > first.id());
@@ -94,7 +94,7 @@ class GapDetectorIT {
         GapDetector settling = detector(new ReceiverSettings(60_000, 60_000, 60_000, 60_000, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 1_000_000, 30_000, 2));
         assertNull(settling.onFrame(frame(1, 2)));
         ControlMessage first = settling.onFrame(frame(5, 6));
-        assertNull(settling.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, 6, first.id())));
+        assertNull(settling.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, 6, first.id(), 0)));
         assertTrue(requests(settling.tick()).isEmpty(), "the answer may still be in the resequencer");
         assertNull(settling.onFrame(frame(3, 4)));
         assertEquals(6, number(central, "select count(*) from items"));
@@ -123,17 +123,17 @@ class GapDetectorIT {
         GapDetector prompt = detector(new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 4, 30_000, 2));
         assertEquals(4, prompt.onFrame(frame(1, 4)).applied());
 
-        ControlMessage again = prompt.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 4, 4, 0));
+        ControlMessage again = prompt.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 4, 4, 0, 0));
         assertEquals(ControlMessage.Kind.ACK, again.kind(), "all it sent is here, yet it says so: its window may wait for that ack");
         assertEquals(4, again.applied());
         ControlMessage retransmitted = prompt.onFrame(frame(1, 4));
         assertEquals(ControlMessage.Kind.ACK, retransmitted.kind(), "a frame of changes all here already is a retransmission");
         assertEquals(4, retransmitted.received());
-        assertNull(prompt.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, 6, 0)), "5..6 may still be on their way");
+        assertNull(prompt.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 6, 6, 0, 0)), "5..6 may still be on their way");
 
         GapDetector settling = detector(new ReceiverSettings(60_000, 60_000, 60_000, 60_000, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 4, 30_000, 2));
         assertEquals(4, settling.onFrame(frame(1, 4)).applied());
-        assertNull(settling.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 4, 4, 0)), "the ack went out less than answer-settle ago");
+        assertNull(settling.onHeartbeat(ControlMessage.heartbeat("s", INCARNATION, 4, 4, 0, 0)), "the ack went out less than answer-settle ago");
         assertNull(settling.onFrame(frame(1, 4)));
     }
 

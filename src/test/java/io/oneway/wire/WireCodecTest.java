@@ -1,6 +1,7 @@
 package io.oneway.wire;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,6 +27,21 @@ class WireCodecTest {
         ChunkFrame chunk = new ChunkFrame("s", "inc", new ChangeChunk(
                 new ChangeRecord(4, 9, true, "t", "U", false, "{\"id\": 4}", null, "2026", null), 1, 3, "h", "{\"a\": \"\\\"}", "mac"));
         assertEquals(chunk, codec.decode(codec.encode(chunk)));
+    }
+
+    @Test
+    void a_heartbeats_clock_is_sent_when_known_and_read_as_0_when_left_out() throws Exception {
+        ControlMessage heartbeat = ControlMessage.heartbeat("s", "inc", 12, 9, 3, 1_764_530_000_123L).withMac("m");
+        byte[] wire = codec.encode(heartbeat);
+        assertTrue(new String(wire, StandardCharsets.UTF_8).contains("\"clock\":1764530000123,"));
+        assertEquals(heartbeat, codec.decode(wire));
+        ControlMessage unknown = ControlMessage.heartbeat("s", "inc", 12, 9, 3, 0).withMac("m");
+        assertFalse(new String(codec.encode(unknown), StandardCharsets.UTF_8).contains("clock"), "as senders before it wrote it");
+        assertEquals(unknown, codec.decode(codec.encode(unknown)));
+        assertMalformed("{\"v\":4,\"kind\":\"heartbeat\",\"source\":\"s\",\"incarnation\":\"i\",\"from\":1,\"to\":1,\"id\":0,\"piece\":0,"
+                + "\"clock\":-5,\"mac\":\"m\"}", "'clock' is out of range");
+        assertMalformed("{\"v\":4,\"kind\":\"heartbeat\",\"source\":\"s\",\"incarnation\":\"i\",\"from\":1,\"to\":1,\"id\":0,\"piece\":0,"
+                + "\"clock\":\"noon\",\"mac\":\"m\"}", "'clock' is missing or not an integer");
     }
 
     @Test
