@@ -16,10 +16,13 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
+import com.zaxxer.hikari.HikariDataSource;
+
 import org.postgresql.PGConnection;
 import org.postgresql.PGProperty;
 import org.postgresql.replication.LogSequenceNumber;
 import org.postgresql.replication.PGReplicationStream;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -230,6 +233,22 @@ public final class WalReader {
         return slotProblem;
     }
 
+    /**
+     * The pool's socket settings (application.properties: TCP keepalive probes after oneway.database.keepalive-idle
+     * seconds), so that a read of a stream whose database host went away without closing it fails and is retried, as a
+     * pooled statement's does, instead of the reader standing still until a restart.
+     */
+    private void socketAsPool(Properties p) {
+        if (remote instanceof HikariDataSource pool) {
+            for (PGProperty setting : new PGProperty[] {PGProperty.TCP_KEEP_ALIVE, PGProperty.SOCKET_FACTORY, PGProperty.SOCKET_FACTORY_ARG}) {
+                Object value = pool.getDataSourceProperties().get(setting.getName());
+                if (value != null) {
+                    setting.set(p, value.toString());
+                }
+            }
+        }
+    }
+
     private void start() throws SQLException {
         try (Connection c = remote.getConnection(); Statement s = c.createStatement()) {
             s.execute("select oneway.prepare_wal_capture()");
@@ -241,6 +260,7 @@ public final class WalReader {
         PGProperty.ASSUME_MIN_SERVER_VERSION.set(p, "15");
         PGProperty.PREFER_QUERY_MODE.set(p, "simple");
         PGProperty.APPLICATION_NAME.set(p, "oneway-wal-reader");
+        socketAsPool(p);
         replication = DriverManager.getConnection(url, p);
         try (Statement s = replication.createStatement()) {
             // the text forms of the values pgoutput sends are made with these settings: the same as the capture triggers'
