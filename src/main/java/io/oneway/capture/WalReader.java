@@ -14,8 +14,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
-import javax.sql.DataSource;
-
 import com.zaxxer.hikari.HikariDataSource;
 
 import org.postgresql.PGConnection;
@@ -54,11 +52,9 @@ public final class WalReader {
     private static final Duration FAILING_REPORTED_AFTER = Duration.ofSeconds(10);
 
     private final boolean enabled;
-    private final String url;
-    private final String user;
-    private final String password;
     private final String slot;
-    private final DataSource remote;
+    /** The remote pool: the replication connection is made with its URL, login and socket settings. */
+    private final HikariDataSource remote;
     private final int batchItems;
     private final int batchBytes;
     private final ProgressLog progress;
@@ -99,12 +95,9 @@ public final class WalReader {
     private volatile long behindBytes;
     private volatile String slotProblem;
 
-    public WalReader(boolean enabled, String url, String user, String password, String slot, DataSource remote, int batchItems,
-            int batchBytes, long stuckAfterMillis, ProgressLog progress, OnewayMetrics metrics) {
+    public WalReader(boolean enabled, String slot, HikariDataSource remote, int batchItems, int batchBytes, long stuckAfterMillis,
+            ProgressLog progress, OnewayMetrics metrics) {
         this.enabled = enabled;
-        this.url = url;
-        this.user = user;
-        this.password = password;
         this.slot = slot;
         this.remote = remote;
         this.batchItems = batchItems;
@@ -234,34 +227,35 @@ public final class WalReader {
     }
 
     /**
-     * The pool's socket settings (application.properties: TCP keepalive probes after oneway.database.keepalive-idle
-     * seconds), so that a read of a stream whose database host went away without closing it fails and is retried, as a
-     * pooled statement's does, instead of the reader standing still until a restart.
+     * The replication connection's settings: the pool's login (set as properties, so any password works) and its socket
+     * settings (TCP keepalive probes after oneway.database.keepalive-idle seconds), so that a read of a stream whose database
+     * host went away without closing it fails and is retried, as a pooled statement's does, instead of the reader standing
+     * still until a restart.
      */
-    private void socketAsPool(Properties p) {
-        if (remote instanceof HikariDataSource pool) {
-            for (PGProperty setting : new PGProperty[] {PGProperty.TCP_KEEP_ALIVE, PGProperty.SOCKET_FACTORY, PGProperty.SOCKET_FACTORY_ARG}) {
-                Object value = pool.getDataSourceProperties().get(setting.getName());
-                if (value != null) {
-                    setting.set(p, value.toString());
-                }
+    private Properties replicationSettings() {
+        Properties p = new Properties();
+        PGProperty.USER.set(p, remote.getUsername());
+        if (remote.getPassword() != null) {
+            PGProperty.PASSWORD.set(p, remote.getPassword());
+        }
+        for (PGProperty setting : new PGProperty[] {PGProperty.TCP_KEEP_ALIVE, PGProperty.SOCKET_FACTORY, PGProperty.SOCKET_FACTORY_ARG}) {
+            Object value = remote.getDataSourceProperties().get(setting.getName());
+            if (value != null) {
+                setting.set(p, value.toString());
             }
         }
+        PGProperty.REPLICATION.set(p, "database");
+        PGProperty.ASSUME_MIN_SERVER_VERSION.set(p, "15");
+        PGProperty.PREFER_QUERY_MODE.set(p, "simple");
+        PGProperty.APPLICATION_NAME.set(p, "oneway-wal-reader");
+        return p;
     }
 
     private void start() throws SQLException {
         try (Connection c = remote.getConnection(); Statement s = c.createStatement()) {
             s.execute("select oneway.prepare_wal_capture()");
         }
-        Properties p = new Properties();
-        PGProperty.USER.set(p, user);
-        PGProperty.PASSWORD.set(p, password);
-        PGProperty.REPLICATION.set(p, "database");
-        PGProperty.ASSUME_MIN_SERVER_VERSION.set(p, "15");
-        PGProperty.PREFER_QUERY_MODE.set(p, "simple");
-        PGProperty.APPLICATION_NAME.set(p, "oneway-wal-reader");
-        socketAsPool(p);
-        replication = DriverManager.getConnection(url, p);
+        replication = DriverManager.getConnection(remote.getJdbcUrl(), replicationSettings());
         try (Statement s = replication.createStatement()) {
             // the text forms of the values pgoutput sends are made with these settings: the same as the capture triggers'
             for (String setting : new String[] {"datestyle = 'ISO, YMD'", "intervalstyle = 'postgres'", "timezone = 'UTC'",

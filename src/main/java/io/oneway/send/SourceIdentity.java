@@ -9,23 +9,35 @@ import javax.sql.DataSource;
 
 import io.oneway.support.SqlScript;
 
-/** Who this remote is: the configured source id and the incarnation of its database, read once. */
+/**
+ * Who this remote is: the configured source id and the incarnation of its database, read once. The id is set as a
+ * property ({@code .source}), not a constructor argument: Camel cannot pass an id of digits alone, a valid one, to a
+ * constructor's String parameter.
+ */
 public final class SourceIdentity {
 
-    private final String source;
     private final DataSource remote;
+    private volatile String source;
     private volatile String incarnation;
 
-    public SourceIdentity(String source, DataSource remote) {
+    public SourceIdentity(DataSource remote) {
+        this.remote = remote;
+    }
+
+    /** oneway.source.id */
+    public void setSource(String source) {
         if (source == null || !source.matches("[A-Za-z0-9_-]{1,64}")) {
             throw new IllegalArgumentException("oneway.source.id must be 1-64 letters, digits, '_' or '-', got '" + source + "'");
         }
         this.source = source;
-        this.remote = remote;
     }
 
     public String source() {
-        return source;
+        String s = source;
+        if (s == null) {
+            throw new IllegalStateException("oneway.source.id is not set");
+        }
+        return s;
     }
 
     public String incarnation() {

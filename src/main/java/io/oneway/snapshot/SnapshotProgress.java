@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.oneway.send.SourceIdentity;
 import io.oneway.support.OnewayMetrics;
 
 /**
@@ -18,7 +19,7 @@ import io.oneway.support.OnewayMetrics;
 public final class SnapshotProgress {
 
     private static final Logger LOG = LoggerFactory.getLogger(SnapshotProgress.class);
-    private final String source;
+    private final SourceIdentity identity;
     private final OnewayMetrics metrics;
     private final long intervalMillis;
     private final long triesStoppedMillis;
@@ -37,6 +38,7 @@ public final class SnapshotProgress {
         volatile long lockFailedAt;
 
         Table(String name) {
+            String source = identity.source();
             metrics.gauge("oneway_snapshot_rows", source, () -> rowsDone, "table", name, "count", "done");
             metrics.gauge("oneway_snapshot_rows", source, () -> rowsTotal, "table", name, "count", "total");
             metrics.gauge("oneway_snapshot_chunks", source, () -> chunks, "table", name);
@@ -48,8 +50,8 @@ public final class SnapshotProgress {
      * @param intervalMillis at most one progress line per table per interval
      * @param chunkDelayMillis the pause between tries (oneway.snapshot.chunk-delay)
      */
-    public SnapshotProgress(String source, OnewayMetrics metrics, long intervalMillis, long chunkDelayMillis) {
-        this.source = source;
+    public SnapshotProgress(SourceIdentity identity, OnewayMetrics metrics, long intervalMillis, long chunkDelayMillis) {
+        this.identity = identity;
         this.metrics = metrics;
         this.intervalMillis = intervalMillis;
         // a waiting snapshot is tried again every chunk-delay plus the 200 ms lock_timeout; several

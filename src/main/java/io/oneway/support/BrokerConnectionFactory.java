@@ -8,7 +8,10 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 /**
  * The replicator's connections to the broker: {@code oneway.broker.url} with Oneway's defaults
  * for what the URL leaves out, so that a plain {@code tcp://host:61616} works as well as the
- * embedded default; a blank user or password means none.
+ * embedded default; a blank user or password means none. The login is set as properties
+ * ({@code .user}, {@code .password}), not constructor arguments: Camel cannot pass a value that
+ * reads as a number, a boolean or null, or holds a quote, to a constructor's String parameter,
+ * and a password is any text.
  */
 public class BrokerConnectionFactory extends ActiveMQConnectionFactory {
 
@@ -26,8 +29,20 @@ public class BrokerConnectionFactory extends ActiveMQConnectionFactory {
      */
     private static final Map<String, String> DEFAULTS = defaults();
 
-    public BrokerConnectionFactory(String url, String user, String password) {
-        super(withDefaults(url), blankToNull(user), blankToNull(password));
+    public BrokerConnectionFactory(String url) {
+        super(withDefaults(url));
+    }
+
+    @Override
+    public BrokerConnectionFactory setUser(String user) {
+        super.setUser(blankToNull(user));
+        return this;
+    }
+
+    @Override
+    public BrokerConnectionFactory setPassword(String password) {
+        super.setPassword(blankToNull(password));
+        return this;
     }
 
     static String withDefaults(String url) {

@@ -15,14 +15,18 @@ public final class BrokerProbe implements AutoCloseable {
     private static final String FAIL_FAST = "initialConnectAttempts=1&reconnectAttempts=0&retryInterval=100&callTimeout=2000"
             + "&callFailoverTimeout=2000&connectTimeoutMillis=2000";
     private final BrokerConnectionFactory factory;
+    private final BrokerConnectionFactory login;
     private final boolean check;
 
     /**
-     * @param url oneway.broker.url; user and password as the replicator logs in
+     * @param url oneway.broker.url
+     * @param login the replicator's own factory, whose user and password the probe logs in with (read at each probe: they
+     *              are set on it after it is made)
      * @param check false when the transport uses no broker (oneway.broker.check)
      */
-    public BrokerProbe(String url, String user, String password, boolean check) {
-        this.factory = new BrokerConnectionFactory(url + (url.contains("?") ? "&" : "?") + FAIL_FAST, user, password);
+    public BrokerProbe(String url, BrokerConnectionFactory login, boolean check) {
+        this.factory = new BrokerConnectionFactory(url + (url.contains("?") ? "&" : "?") + FAIL_FAST);
+        this.login = login;
         this.check = check;
     }
 
@@ -32,7 +36,7 @@ public final class BrokerProbe implements AutoCloseable {
             return Optional.empty();
         }
         try {
-            factory.createConnection().close();
+            factory.createConnection(login.getUser(), login.getPassword()).close();
             return Optional.empty();
         } catch (JMSException | RuntimeException e) {
             String m = String.valueOf(e.getMessage());

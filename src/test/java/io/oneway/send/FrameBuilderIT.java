@@ -33,7 +33,8 @@ class FrameBuilderIT {
 
     @Test
     void frames_of_narrow_and_of_wide_rows_stay_under_the_brokers_journal_buffer_size() {
-        SourceIdentity identity = new SourceIdentity("branch1", PostgresFixture.newDatabase("frames", Part.REMOTE).dataSource());
+        SourceIdentity identity = new SourceIdentity(PostgresFixture.newDatabase("frames", Part.REMOTE).dataSource());
+        identity.setSource("branch1");
         FrameBuilder builder = new FrameBuilder(identity, 2000, 393216, MAX_MESSAGE_BYTES);
         WireCodec codec = new WireCodec(MAX_MESSAGE_BYTES);
         for (int width : new int[] {1, 30, 300, 3000, 30000}) {
@@ -61,7 +62,8 @@ class FrameBuilderIT {
      */
     @Test
     void a_wide_row_as_bytes_goes_in_the_pieces_of_the_same_row_as_text() {
-        SourceIdentity identity = new SourceIdentity("branch1", PostgresFixture.newDatabase("pieces", Part.REMOTE).dataSource());
+        SourceIdentity identity = new SourceIdentity(PostgresFixture.newDatabase("pieces", Part.REMOTE).dataSource());
+        identity.setSource("branch1");
         FrameBuilder builder = new FrameBuilder(identity, 2000, 393216, MAX_MESSAGE_BYTES);
         WireCodec codec = new WireCodec(MAX_MESSAGE_BYTES);
         String row = "{\"name\": \"" + "\\\"".repeat(300_000) + "é😀".repeat(200_000) + "x".repeat(500_001) + "\"}";
@@ -90,7 +92,8 @@ class FrameBuilderIT {
     /** With a frame-bytes over ChangeRows.WIDE_BYTES, a row read as bytes that fits in a frame goes whole in it, as its text. */
     @Test
     void a_wide_row_as_bytes_that_fits_a_large_frame_goes_in_it_as_its_text() {
-        SourceIdentity identity = new SourceIdentity("branch1", PostgresFixture.newDatabase("large_frames", Part.REMOTE).dataSource());
+        SourceIdentity identity = new SourceIdentity(PostgresFixture.newDatabase("large_frames", Part.REMOTE).dataSource());
+        identity.setSource("branch1");
         FrameBuilder builder = new FrameBuilder(identity, 2000, 4 * 1024 * 1024, MAX_MESSAGE_BYTES);
         String row = "{\"name\": \"" + "é😀".repeat(300_000) + "\"}";
         byte[] utf8 = row.getBytes(StandardCharsets.UTF_8);

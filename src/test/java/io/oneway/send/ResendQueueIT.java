@@ -20,7 +20,11 @@ import io.oneway.wire.ControlMessage;
 class ResendQueueIT {
 
     private final DataSource remote = PostgresFixture.newDatabase("resends", Part.REMOTE).dataSource();
-    private final SourceIdentity identity = new SourceIdentity("s", remote);
+    private final SourceIdentity identity = new SourceIdentity(remote);
+
+    ResendQueueIT() {
+        identity.setSource("s");
+    }
 
     @Test
     void the_newest_request_is_served_a_burst_for_the_same_range_once_and_each_is_reported_answered() {
