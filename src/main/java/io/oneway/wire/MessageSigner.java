@@ -23,18 +23,31 @@ import javax.crypto.spec.SecretKeySpec;
 public final class MessageSigner {
 
     private static final String ALGORITHM = "HmacSHA256";
-    // keyed by source; each MessageSigner's keys are fixed, and a thread uses one signer's keys
+    // keyed by source; each MessageSigner's keys are set once, before its first use, and a thread uses one signer's keys
     private final ThreadLocal<Map<String, Mac>> macs = ThreadLocal.withInitial(java.util.HashMap::new);
-    private final Map<String, SecretKeySpec> keys;
+    private volatile Map<String, SecretKeySpec> keys = Map.of();
+
+    /** A signer whose keys are set as a property ({@link #setKeys}): a key is any text, and Camel cannot pass one holding a quote to a constructor. */
+    public MessageSigner() {
+    }
 
     /** @param keySpec the keys as configured in oneway.keys: {@code source=key;source=key} */
     public MessageSigner(String keySpec) {
-        this(parse(keySpec));
+        setKeys(keySpec);
     }
 
     /** @param keysBySource the secret key of each source, as configured */
     public MessageSigner(Map<String, String> keysBySource) {
-        this.keys = Map.copyOf(keysBySource.entrySet().stream().collect(java.util.stream.Collectors.toMap(
+        this.keys = specs(keysBySource);
+    }
+
+    /** @param keySpec the keys as configured in oneway.keys: {@code source=key;source=key}; set once, before the first use */
+    public void setKeys(String keySpec) {
+        this.keys = specs(parse(keySpec));
+    }
+
+    private static Map<String, SecretKeySpec> specs(Map<String, String> keysBySource) {
+        return Map.copyOf(keysBySource.entrySet().stream().collect(java.util.stream.Collectors.toMap(
                 Map.Entry::getKey, e -> new SecretKeySpec(checkedKey(e.getKey(), e.getValue()), ALGORITHM))));
     }
 
