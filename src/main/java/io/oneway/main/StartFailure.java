@@ -4,10 +4,13 @@ import java.net.ConnectException;
 import java.sql.SQLException;
 
 import org.apache.camel.NoSuchEndpointException;
+import org.apache.camel.PropertyBindingException;
 
 /**
  * Why the replicator could not start, as one line an operator can act on: the innermost
- * cause's message, with what to fix for the failures a configuration typically has.
+ * cause's message, with what to fix for the failures a configuration typically has. A setting
+ * that a bean refused is named without its value: Camel's message quotes the value, and the
+ * values bound that way are the secrets (HMAC keys) and logins.
  */
 final class StartFailure {
 
@@ -23,7 +26,7 @@ final class StartFailure {
                 return "Oneway did not start: " + t.getMessage() + " The shipped transports are jms, amqp, file, seda, direct and platform-http "
                         + "(README \"Transports\"); check the endpoint settings and routes/*.camel.yaml.";
             }
-            String m = t.getMessage();
+            String m = t instanceof PropertyBindingException b ? "the setting " + settingName(b) + " was refused" : t.getMessage();
             if (m != null && !m.isBlank() && chain.indexOf(m) < 0) {
                 chain.append(chain.length() == 0 ? "" : ": ").append(m);
             }
@@ -34,5 +37,11 @@ final class StartFailure {
                     + "and that the server is running)";
         }
         return "Oneway did not start: " + what;
+    }
+
+    private static String settingName(PropertyBindingException b) {
+        String key = b.getOptionKey() != null ? b.getOptionKey() : b.getPropertyName();
+        String prefix = b.getOptionPrefix();
+        return prefix == null ? key : prefix.endsWith(".") ? prefix + key : prefix + "." + key;
     }
 }

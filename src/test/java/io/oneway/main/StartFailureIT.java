@@ -72,6 +72,18 @@ class StartFailureIT {
     }
 
     @Test
+    void a_key_refused_is_named_with_its_reason_and_never_written_to_the_log() throws Exception {
+        Properties p = new Properties();
+        p.setProperty("oneway.keys", "branch1=TEST-SECRET;branch2=TEST-ONLY-long-enough-key");
+        Ended run = run("remote", nowhere(p));
+        assertEquals(1, run.exit(), run.output());
+        assertTrue(run.output().contains("Oneway did not start: the setting camel.beans.messageSigner.keys was refused: "
+                + "the HMAC key of source 'branch1' must have at least 16 characters"), run.output());
+        assertFalse(run.output().contains("TEST-SECRET") || run.output().contains("TEST-ONLY-long-enough-key"), "no key in the log:\n" + run.output());
+        assertFalse(run.output().contains("\tat "), "one line, no stack trace:\n" + run.output());
+    }
+
+    @Test
     void a_management_port_held_by_another_process_stops_the_start_with_one_line_naming_it() throws Exception {
         int port = Ports.free();
         try (ServerSocket held = new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
