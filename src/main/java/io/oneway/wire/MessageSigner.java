@@ -27,7 +27,10 @@ public final class MessageSigner {
     private final ThreadLocal<Map<String, Mac>> macs = ThreadLocal.withInitial(java.util.HashMap::new);
     private volatile Map<String, SecretKeySpec> keys = Map.of();
 
-    /** A signer whose keys are set as a property ({@link #setKeys}): a key is any text, and Camel cannot pass one holding a quote to a constructor. */
+    /**
+     * A signer whose keys are set as a property ({@link #setKeys}): a key is any text, and Camel cannot pass one holding a
+     * quote to a constructor.
+     */
     public MessageSigner() {
     }
 

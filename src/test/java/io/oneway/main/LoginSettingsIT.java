@@ -22,8 +22,9 @@ import io.oneway.wire.MessageSigner;
 /**
  * Settings are any text: a password of digits alone, one that reads as a boolean or holds a quote and a comma, a
  * broker user of digits, HMAC keys with quotes and commas and a source id of digits alone (a valid one) reach the
- * replicator as written, and it starts and replicates, from the WAL too. Camel cannot pass such values to a constructor's String parameter (the bean is not
- * made, and the replicator does not start, with "Cannot create instance of class"), so they are set as properties.
+ * replicator as written, and it starts and replicates, from the WAL too. Camel cannot pass such values to a
+ * constructor's String parameter (the bean is not made, and the replicator does not start, with "Cannot create
+ * instance of class"), so they are set as properties.
  */
 class LoginSettingsIT {
 

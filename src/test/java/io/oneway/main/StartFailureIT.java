@@ -63,24 +63,26 @@ class StartFailureIT {
 
     @Test
     void a_compression_that_is_not_known_stops_a_role_with_one_line_naming_the_choices() throws Exception {
-        Properties p = new Properties();
-        p.setProperty("oneway.wire.compression", "zip");
-        Ended run = run("remote", nowhere(p));
-        assertEquals(1, run.exit(), run.output());
-        assertTrue(run.output().contains("oneway.wire.compression = 'zip' is not one of [lz4, deflate, none]"), run.output());
-        assertFalse(run.output().contains("\tat "), "one line, no stack trace:\n" + run.output());
+        refusedInOneLine("oneway.wire.compression", "zip", "oneway.wire.compression = 'zip' is not one of [lz4, deflate, none]");
     }
 
     @Test
     void a_key_refused_is_named_with_its_reason_and_never_written_to_the_log() throws Exception {
+        String output = refusedInOneLine("oneway.keys", "branch1=TEST-SECRET;branch2=TEST-ONLY-long-enough-key",
+                "Oneway did not start: the setting camel.beans.messageSigner.keys was refused: "
+                        + "the HMAC key of source 'branch1' must have at least 16 characters");
+        assertFalse(output.contains("TEST-SECRET") || output.contains("TEST-ONLY-long-enough-key"), "no key in the log:\n" + output);
+    }
+
+    /** A remote started with this setting exits with status 1 and the line expected, without a stack trace; returns its output. */
+    private static String refusedInOneLine(String setting, String value, String expected) throws Exception {
         Properties p = new Properties();
-        p.setProperty("oneway.keys", "branch1=TEST-SECRET;branch2=TEST-ONLY-long-enough-key");
+        p.setProperty(setting, value);
         Ended run = run("remote", nowhere(p));
         assertEquals(1, run.exit(), run.output());
-        assertTrue(run.output().contains("Oneway did not start: the setting camel.beans.messageSigner.keys was refused: "
-                + "the HMAC key of source 'branch1' must have at least 16 characters"), run.output());
-        assertFalse(run.output().contains("TEST-SECRET") || run.output().contains("TEST-ONLY-long-enough-key"), "no key in the log:\n" + run.output());
+        assertTrue(run.output().contains(expected), run.output());
         assertFalse(run.output().contains("\tat "), "one line, no stack trace:\n" + run.output());
+        return run.output();
     }
 
     @Test

@@ -114,7 +114,8 @@ class TightLimitsIT {
             for (int round = 0; round < 2; round++) {
                 for (int i = 0; i < 10; i++) {
                     int id = round * 100 + i;
-                    exec(c, "insert into shop.documents(id, title, body) values (?, ?, ?)", id, "doc " + id, text(random, 100 + random.nextInt((int) WIDEST)));
+                    exec(c, "insert into shop.documents(id, title, body) values (?, ?, ?)", id, "doc " + id,
+                            text(random, 100 + random.nextInt((int) WIDEST)));
                     exec(c, "update shop.documents set body = ?, version = version + 1 where id = ?", text(random, 3000 + random.nextInt(6000)), id);
                     c.commit();
                     committed += 2;
