@@ -16,6 +16,7 @@ import io.oneway.ops.Verifier.TableResult;
 import io.oneway.send.SourceIdentity;
 import io.oneway.support.BrokerConnectionFactory;
 import io.oneway.testing.ReplicationFixture;
+import io.oneway.testing.ReplicatorProcess;
 import io.oneway.wire.ControlMessage;
 import io.oneway.wire.MessageSigner;
 
@@ -68,6 +69,21 @@ class LoginSettingsIT {
             own.setProperty("oneway.source.id", "42");
             fixture.startRemote("branch1", own);
             assertEquals("42", fixture.remoteBean("branch1", "sourceIdentity", SourceIdentity.class).source());
+        }
+    }
+
+    @Test
+    void no_password_or_key_is_written_to_the_log() throws Exception {
+        try (ReplicationFixture fixture = new ReplicationFixture("branch1")) {
+            Properties own = new Properties();
+            own.setProperty("oneway.remote.password", "TEST-SECRET-remote");
+            own.setProperty("oneway.broker.password", "TEST-SECRET-broker");
+            own.setProperty("oneway.keys", "branch1=TEST-SECRET-key-of-branch1;branch2=TEST-SECRET-key-of-branch2");
+            try (ReplicatorProcess remote = ReplicatorProcess.start("remote", "256m", fixture.remoteProperties("branch1", own), "secrets-remote")) {
+                List<String> lines = remote.logLines();
+                assertTrue(lines.stream().anyMatch(l -> l.contains("oneway.keys = xxxxxx")), "the settings summary names the keys, masked");
+                assertEquals(List.of(), lines.stream().filter(l -> l.contains("TEST-SECRET")).toList());
+            }
         }
     }
 }
