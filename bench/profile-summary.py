@@ -23,6 +23,8 @@ AREAS = [
     ("Oneway", r"io\.oneway"),
 ]
 window = sys.argv[1:3] if len(sys.argv) > 2 else None
+
+
 def thread_name(thread):
     """A thread's name without the numbers pools give their threads one by one."""
     return re.sub(r"Thread-\d+", "Thread-N", re.sub(r"#\d+ ", "", thread or "?"))
@@ -47,6 +49,8 @@ for line in sys.stdin:
 if current and inside:
     stacks.append(current)
     threads[thread_name(thread)] += 1
+
+
 def running(stack):
     """The area of the topmost frame that falls into one."""
     for f in stack:

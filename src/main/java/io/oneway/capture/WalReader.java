@@ -20,7 +20,6 @@ import org.postgresql.PGConnection;
 import org.postgresql.PGProperty;
 import org.postgresql.replication.LogSequenceNumber;
 import org.postgresql.replication.PGReplicationStream;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -234,7 +233,9 @@ public final class WalReader {
      */
     private Properties replicationSettings() {
         Properties p = new Properties();
-        PGProperty.USER.set(p, remote.getUsername());
+        if (remote.getUsername() != null) {
+            PGProperty.USER.set(p, remote.getUsername());
+        }
         if (remote.getPassword() != null) {
             PGProperty.PASSWORD.set(p, remote.getPassword());
         }
