@@ -23,7 +23,9 @@ package io.oneway.apply;
  * a quarter of a second to a lost request, not a second with the sender's window full; a slow
  * link keeps the configured wait. Only gaps asked for once are timed: the answer to a repeated
  * request may be the first one's.
- * Pieces of the missing position arriving count as progress.
+ * Pieces of the missing position arriving count as progress, and so does the first missing position moving on inside
+ * the range last asked for: its answer is arriving, frame by frame, and asking again for the rest of it each time a
+ * frame of it came sent most of it twice (after a kill -9 of the central side, five times the frames it had lost).
  */
 final class GapTracker {
 
@@ -36,6 +38,8 @@ final class GapTracker {
     private long since;
     private long requestedAt;
     private long requestId = -1;
+    private long requestedTo = -1;
+    private boolean timed;
     private long interval;
     private long answered = -1;
     private long answeredAt;
@@ -66,8 +70,9 @@ final class GapTracker {
      * @return true when the gap is to be asked for now (the caller then calls {@link #requested})
      */
     boolean due(long firstMissing, boolean seenInFrame, long now) {
-        if (firstMissing != missing && requestedAt != 0 && !repeated) {
+        if (firstMissing != missing && requestedAt != 0 && !repeated && !timed) {
             timeAnswer(now - requestedAt);
+            timed = true;
         }
         if (firstMissing < 0) {
             missing = -1;
@@ -75,11 +80,16 @@ final class GapTracker {
             return false;
         }
         if (firstMissing != missing) {
+            boolean answering = requestedAt != 0 && firstMissing > missing && firstMissing <= requestedTo;
             missing = firstMissing;
             since = now;
-            requestedAt = 0;
-            repeated = false;
-            interval = firstWait();
+            if (answering) {
+                requestedAt = now;
+            } else {
+                requestedAt = 0;
+                repeated = false;
+                interval = firstWait();
+            }
         }
         if (requestedAt == 0) {
             return seenInFrame || now - since >= resendAfterMillis;
@@ -88,14 +98,16 @@ final class GapTracker {
                 || now - requestedAt >= 3 * interval;
     }
 
-    /** A request with this id was sent for the current gap. */
-    void requested(long id, long now) {
+    /** A request with this id was sent for the current gap, for the positions up to {@code to}. */
+    void requested(long id, long to, long now) {
         if (requestedAt != 0) {
             interval = Math.min(interval * 2, maxRerequestAfterMillis);
             repeated = true;
         }
         requestedAt = now;
         requestId = id;
+        requestedTo = to;
+        timed = false;
     }
 
     /** An answer took this long: the estimate moves as TCP's smoothed round trip and its deviation do (RFC 6298). */

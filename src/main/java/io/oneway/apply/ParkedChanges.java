@@ -20,9 +20,6 @@ import io.oneway.wire.ChangeRecord;
  */
 final class ParkedChanges {
 
-    /** Bytes a parked change costs beyond its text: the objects that hold it. */
-    private static final int OVERHEAD = 200;
-
     private record Parked(ChangeRecord change, Instant receivedAt, long bytes) {
     }
 
@@ -99,10 +96,6 @@ final class ParkedChanges {
         this.maxBytes = maxBytes;
     }
 
-    static long size(ChangeRecord change) {
-        return OVERHEAD + change.key().length() + (change.row() == null ? 0 : change.row().length());
-    }
-
     void add(ChangeRecord change, Instant receivedAt, long expected) {
         long position = change.position();
         Map.Entry<Long, Segment> before = segments.floorEntry(position);
@@ -116,7 +109,7 @@ final class ParkedChanges {
             into = new Segment(position);
             segments.put(position, into);
         }
-        Parked p = new Parked(change, receivedAt, size(change));
+        Parked p = new Parked(change, receivedAt, change.heldBytes());
         into.append(p);
         bytes += p.bytes();
         count++;

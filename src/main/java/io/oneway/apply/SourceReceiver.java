@@ -23,6 +23,7 @@ import io.oneway.wire.ChangeRecord;
 import io.oneway.wire.ChunkFrame;
 import io.oneway.wire.ControlMessage;
 import io.oneway.wire.Fingerprint;
+import io.oneway.wire.WindowNote;
 
 /**
  * The receiving side of one source: its durable progress (applied, staged, digest: on the
@@ -72,6 +73,9 @@ final class SourceReceiver {
     private long ackedApplied = -1;
     private long ackedReceived = -1;
     private long ackSentAt;
+    /** The last message with which the sender's window was full, and what the sender held as received then (WindowNote). */
+    private long windowFullAt;
+    private long senderReceived = -1;
     /** Since when applying fails for a reason that passes (connection, resources, a timeout), epoch ms; 0 while it works. */
     private long applyFailingSince;
     private String applyError;
@@ -127,6 +131,7 @@ final class SourceReceiver {
             if (duplicates > 0) {
                 metrics.count("oneway_duplicate_changes", source, duplicates);
             }
+            noteWindow(frame.window(), frame.last());
             // what arrived shows as waiting while it is applied (a slow apply run can take minutes)
             publish();
             drain();
@@ -138,7 +143,7 @@ final class SourceReceiver {
                 // only changes this side has: a retransmission, so the source did not get the last ack
                 return ackDue(applied, received(), Fingerprint.text(digest), settings.settleMillis());
             }
-            return applied - ackedApplied() < settings.ackEvery() ? request
+            return applied - ackedApplied() < settings.ackEvery() && !frame.window().ackWanted() ? request
                     : ackDue(applied, received(), Fingerprint.text(digest), settings.ackRepeatMillis());
         } finally {
             lock.unlock();
@@ -175,9 +180,12 @@ final class SourceReceiver {
                 gap.progress(now);
             }
             whole.ifPresent(c -> parked.add(c, Instant.ofEpochMilli(now), received() + 1));
+            noteWindow(frame.window(), header.position());
             publish();
             drain();
-            return published(gapRequest(whole.isPresent()));
+            Optional<ControlMessage> request = published(gapRequest(whole.isPresent()));
+            return request.isPresent() || !frame.window().ackWanted() ? request
+                    : ackDue(applied, received(), Fingerprint.text(digest), settings.ackRepeatMillis());
     
         } finally {
             lock.unlock();
@@ -214,6 +222,10 @@ final class SourceReceiver {
             }
             highestKnown = Math.max(highestKnown, heartbeat.to());
             sourceCaptured.accumulateAndGet(heartbeat.captured(), Math::max);
+            if (heartbeat.window().full()) {
+                noteWindow(heartbeat.window(), heartbeat.to());
+                drain();
+            }
             gap.answered(heartbeat.id(), now);
             Optional<ControlMessage> request = published(gapRequest(false));
             if (request.isPresent() || heartbeat.to() > received()) {
@@ -345,7 +357,7 @@ final class SourceReceiver {
             return false;
         }
         ParkedChanges.Run open = parked.run(applied + 1, settings.maxRun(), settings.maxRunBytes(), false);
-        if (open.limitReached()) {
+        if (open.limitReached() || senderWaits(open)) {
             stage(open);
             return false;
         }
@@ -376,6 +388,23 @@ final class SourceReceiver {
         }
     }
 
+    /** A message said the sender's window is full with it ({@link WindowNote}): the latest such is kept. */
+    private void noteWindow(WindowNote note, long through) {
+        if (note.full() && through >= windowFullAt) {
+            windowFullAt = through;
+            senderReceived = note.senderReceived();
+        }
+    }
+
+    /**
+     * Whether the open transaction must be staged now, short of a run's limits: the sender's window is full, everything
+     * it sent is here, and no ack could move past what it holds as received, so it would send nothing more (a transaction
+     * larger than the window, which only a run's limits would stage otherwise).
+     */
+    private boolean senderWaits(ParkedChanges.Run open) {
+        return !open.changes().isEmpty() && windowFullAt > received() && open.last() >= windowFullAt && received() <= senderReceived;
+    }
+
     /** A large transaction is being staged: stage more of it, or apply it once its end arrived. */
     private boolean continueStaged() throws SQLException, ApplyHaltException {
         ParkedChanges.Run run = parked.run(staged + 1, settings.maxRun(), settings.maxRunBytes(), false);
@@ -388,7 +417,7 @@ final class SourceReceiver {
             applied(run.changes().get(run.changes().size() - 1), (int) (run.last() - first + 1));
             return false;
         }
-        if (run.limitReached()) {
+        if (run.limitReached() || senderWaits(run)) {
             stage(run);
             return false;
         }
@@ -457,9 +486,9 @@ final class SourceReceiver {
             return Optional.empty();
         }
         long id = requestIds.incrementAndGet();
-        gap.requested(id, now);
-        metrics.count("oneway_resend_requests", source, 1);
         long to = nextParked != null ? nextParked - 1 : highestKnown;
+        gap.requested(id, to, now);
+        metrics.count("oneway_resend_requests", source, 1);
         LOG.debug("Source {}: requesting positions {}..{} (request {})", source, missing, to, id);
         return Optional.of(ControlMessage.resend(source, incarnation, missing, to, id, pieces.firstMissingPiece(missing)));
     }

@@ -89,9 +89,12 @@ public final class ResendQueue {
         answered = Math.max(answered, serving);
     }
 
-    /** A heartbeat: the highest position captured, the highest sent, the last request answered, and now by the remote database's clock. */
+    /**
+     * A heartbeat: the highest position captured, the highest sent, the last request answered, now by the remote database's
+     * clock, and whether the window is full.
+     */
     public synchronized ControlMessage heartbeat() {
         return ControlMessage.heartbeat(identity.source(), identity.incarnation(), window.captured(), window.lastSent(), answered,
-                window.clock().now());
+                window.clock().now(), window.receivedIfFull());
     }
 }

@@ -14,7 +14,11 @@ import org.slf4j.LoggerFactory;
 
 import io.oneway.support.OnewayMetrics;
 import io.oneway.support.SqlScript;
+import io.oneway.wire.ChangeFrame;
+import io.oneway.wire.ChangeRecord;
+import io.oneway.wire.ChunkFrame;
 import io.oneway.wire.MessageEncoder;
+import io.oneway.wire.WindowNote;
 
 /**
  * The sender's flow control: what was sent last, what the central database holds durably
@@ -28,6 +32,8 @@ public final class SendWindow {
     /** Headers of a range to (re)send, read by sql/remote/queries/read-change-range.sql. */
     public static final String RESEND_FROM = "OnewayResendFrom";
     public static final String RESEND_TO = "OnewayResendTo";
+    /** Exchange property set by {@link #noteFirstSend}: the bytes a message adds to the window. */
+    static final String HELD_BYTES = "OnewayHeldBytes";
 
     private static final Logger LOG = LoggerFactory.getLogger(SendWindow.class);
     private final DataSource remote;
@@ -96,6 +102,15 @@ public final class SendWindow {
         return inFlightBytes >= windowBytes ? lastSent : received + window;
     }
 
+    /**
+     * For heartbeats: what is held as received when the window is full and changes wait to be sent, else -1. A frame
+     * says so when it fills the window; an ack that then moves received without opening the window (a wide change still
+     * in flight) is answered by the next heartbeat.
+     */
+    public synchronized long receivedIfFull() {
+        return sendLimit() <= lastSent && captured > lastSent ? received : -1;
+    }
+
     /** The highest position ever sent (durable). */
     public synchronized long sentThrough() {
         load();
@@ -123,6 +138,53 @@ public final class SendWindow {
         return acked;
     }
 
+    /**
+     * Before a frame or piece goes out for the first time: what it tells of the window ({@link WindowNote}), and the bytes
+     * it adds to the window (what the central side holds of it: its changes' {@link ChangeRecord#heldBytes()}, or the
+     * piece), so that "full" here is exactly what stops the next poll (see {@link #sendLimit()}).
+     */
+    public synchronized void noteFirstSend(Message message) {
+        load();
+        Object body = message.getBody();
+        long through;
+        long bytes = 0;
+        boolean lastPiece = true;
+        if (body instanceof ChunkFrame chunk) {
+            through = chunk.chunk().change().position();
+            bytes = chunk.chunk().piece().length();
+            lastPiece = chunk.chunk().index() == chunk.chunk().count() - 1;
+        } else {
+            ChangeFrame frame = (ChangeFrame) body;
+            through = frame.last();
+            for (ChangeRecord c : frame.changes()) {
+                bytes += c.heldBytes();
+            }
+        }
+        message.getExchange().setProperty(HELD_BYTES, bytes);
+        boolean full = lastPiece && (through - received >= window || inFlightBytes + bytes >= windowBytes);
+        boolean halfFull = through - received >= Math.max(1, window / 2) || inFlightBytes + bytes >= windowBytes / 2;
+        note(message, full ? WindowNote.full(received) : halfFull ? new WindowNote(true, -1) : WindowNote.ROOM);
+    }
+
+    /** Before changes go out again (a resend request, a retransmission): a window that is full now says so. */
+    public synchronized void noteResend(Message message) {
+        load();
+        if (lastSent - received >= window || inFlightBytes >= windowBytes) {
+            note(message, WindowNote.full(received));
+        }
+    }
+
+    private static void note(Message message, WindowNote note) {
+        if (note == WindowNote.ROOM) {
+            return;
+        }
+        if (message.getBody() instanceof ChunkFrame chunk) {
+            message.setBody(chunk.with(note));
+        } else {
+            message.setBody(message.getBody(ChangeFrame.class).with(note));
+        }
+    }
+
     /** Before a message goes out: its highest position is written down first. */
     public synchronized void beforeSend(Exchange exchange) throws SQLException {
         load();
@@ -141,7 +203,7 @@ public final class SendWindow {
     public synchronized void sent(Exchange exchange) {
         load();
         long through = Math.max(lastSent, exchange.getProperty(MessageEncoder.SENT_THROUGH, Long.class));
-        long bytes = exchange.getProperty(MessageEncoder.MESSAGE_BYTES, Integer.class);
+        long bytes = exchange.getProperty(HELD_BYTES, Long.class);
         if (through > lastSent && lastSent <= received) {
             waitingSince = System.currentTimeMillis();
         }

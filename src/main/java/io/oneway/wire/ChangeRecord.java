@@ -26,10 +26,21 @@ import java.util.Objects;
 public record ChangeRecord(long position, long txid, boolean txEnd, String table, String op, boolean reference, String key,
         String row, String loggedAt, String mac, byte[] fingerprint) {
 
+    private static final int HELD_OVERHEAD = 200;
+
     /** A change whose fingerprint is not computed yet. */
     public ChangeRecord(long position, long txid, boolean txEnd, String table, String op, boolean reference, String key,
             String row, String loggedAt, String mac) {
         this(position, txid, txEnd, table, op, reference, key, row, loggedAt, mac, null);
+    }
+
+    /**
+     * Bytes the central side holds for it until it is applied: its key and row text and the objects around them. The
+     * sender's window counts them and the receiver's parked changes are bounded by them, so a window of at most
+     * oneway.apply.max-parked-bytes is held whole.
+     */
+    public long heldBytes() {
+        return HELD_OVERHEAD + (key == null ? 0 : key.length()) + (row == null ? 0 : row.length());
     }
 
     public ChangeRecord withMac(String newMac) {

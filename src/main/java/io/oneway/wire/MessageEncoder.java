@@ -39,11 +39,6 @@ public final class MessageEncoder {
      * (a chunk completes its change only with its last piece).
      */
     public static final String SENT_THROUGH = "OnewaySentThrough";
-    /**
-     * Exchange property set by {@link #encodeFrame}: the size of the message body in bytes as the
-     * other side holds it (before compressing), which the send window counts.
-     */
-    public static final String MESSAGE_BYTES = "OnewayMessageBytes";
 
     /** Replaces the body, a {@link ChangeFrame} with unsigned changes or a {@link ChunkFrame} unsigned, with its signed wire form. */
     public void encodeFrame(Message message) {
@@ -53,7 +48,7 @@ public final class MessageEncoder {
         }
         ChangeFrame frame = message.getBody(ChangeFrame.class);
         ChangeFrame signed = new ChangeFrame(frame.source(), frame.incarnation(),
-                frame.changes().stream().map(c -> signer.sign(frame.source(), frame.incarnation(), c)).toList());
+                frame.changes().stream().map(c -> signer.sign(frame.source(), frame.incarnation(), c)).toList(), frame.window());
         writtenChanges(message, signed.source(), codec.encode(signed));
         message.setHeader(Headers.KIND, "changes");
         message.setHeader(Headers.SOURCE, signed.source());
@@ -74,16 +69,15 @@ public final class MessageEncoder {
         metrics.count("oneway_bytes_sent", source, body.length);
     }
 
-    /** A frame's or chunk's body, compressed as configured, with its size before that. */
+    /** A frame's or chunk's body, compressed as configured. */
     private void writtenChanges(Message message, String source, byte[] plain) {
         written(message, source, compression.compress(plain));
-        message.getExchange().setProperty(MESSAGE_BYTES, plain.length);
     }
 
     private void encodeChunk(Message message, ChunkFrame frame) {
         ChangeChunk signed = signer.sign(frame.source(), frame.incarnation(), frame.chunk());
         long position = signed.change().position();
-        writtenChanges(message, frame.source(), codec.encode(new ChunkFrame(frame.source(), frame.incarnation(), signed)));
+        writtenChanges(message, frame.source(), codec.encode(new ChunkFrame(frame.source(), frame.incarnation(), signed, frame.window())));
         message.setHeader(Headers.KIND, "chunk");
         message.setHeader(Headers.SOURCE, frame.source());
         message.setHeader(Headers.FIRST, position);

@@ -88,7 +88,7 @@ public final class MessageGate implements Processor {
         if (valid.isEmpty()) {
             return;
         }
-        ChangeFrame admitted = new ChangeFrame(frame.source(), frame.incarnation(), valid);
+        ChangeFrame admitted = new ChangeFrame(frame.source(), frame.incarnation(), valid, frame.window());
         exchange.getMessage().setBody(admitted);
         exchange.getMessage().setHeader(Headers.KIND, "changes");
         exchange.getMessage().setHeader(Headers.FIRST, admitted.first());

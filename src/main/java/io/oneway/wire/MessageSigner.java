@@ -148,16 +148,25 @@ public final class MessageSigner {
                 Integer.toString(k.index()), Integer.toString(k.count()), k.rowHash(), k.piece()};
     }
 
-    /** A message without a clock is coded as before the clock was sent, so senders of either kind are read. */
+    /**
+     * A message without a clock or a window note is coded as before they were sent, so senders of either kind are read; the
+     * note is tagged, so that it cannot pass for a clock.
+     */
     private static String[] controlInput(ControlMessage m) {
         String[] fields = {m.kind().wireName(), m.source(), m.incarnation(), Long.toString(m.from()), Long.toString(m.to()),
             Long.toString(m.id()), Integer.toString(m.piece()), m.digest()};
-        if (m.clock() == 0) {
+        int extra = (m.clock() == 0 ? 0 : 1) + (m.windowFull() < 0 ? 0 : 1);
+        if (extra == 0) {
             return fields;
         }
-        String[] withClock = Arrays.copyOf(fields, fields.length + 1);
-        withClock[fields.length] = Long.toString(m.clock());
-        return withClock;
+        String[] more = Arrays.copyOf(fields, fields.length + extra);
+        if (m.clock() != 0) {
+            more[fields.length] = Long.toString(m.clock());
+        }
+        if (m.windowFull() >= 0) {
+            more[more.length - 1] = "full " + m.windowFull();
+        }
+        return more;
     }
 
     private static Map<String, String> parse(String keySpec) {

@@ -17,16 +17,18 @@ import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 /**
  * The message format (version 4), JSON in UTF-8:
  * <pre>
- * {"v":4, "kind":"changes", "source":S, "incarnation":I,
+ * {"v":4, "kind":"changes", "source":S, "incarnation":I, ["ack":true,] ["full":n,]
  *  "changes":[{"p":position, "x":txid, "e":txEnd, "t":table, "o":op, "ref":reference, "k":{key}, "r":{row}|null,
  *              "at":loggedAt, "m":mac}, ...]}
- * {"v":4, "kind":"chunk", "source":S, "incarnation":I,
+ * {"v":4, "kind":"chunk", "source":S, "incarnation":I, ["ack":true,] ["full":n,]
  *  "chunk":{"p":..., "x":..., "e":..., "t":..., "o":..., "ref":..., "k":{key}, "at":..., "i":index, "n":count,
  *           "h":rowHash, "r":"piece of the row text", "m":mac}}
  * {"v":4, "kind":"ack"|"resend"|"heartbeat"|"digest-request"|"digests", "source":S, "incarnation":I,
- *  "from":n, "to":n, "id":n, "piece":n, "digest":text|null, ["clock":n,] "mac":mac}  (clock: heartbeats only, optional)
+ *  "from":n, "to":n, "id":n, "piece":n, "digest":text|null, ["clock":n,] ["ack":true, "full":n,] "mac":mac}
+ *  (clock, ack and full: heartbeats only, optional)
  * </pre>
- * (what from, to, id and digest mean per kind: {@link ControlMessage}). Version 4 makes a change's
+ * (what from, to, id and digest mean per kind: {@link ControlMessage}; "ack" and "full": the sender's {@link WindowNote},
+ * optional, skipped by the central sides of earlier versions as any unknown field). Version 4 makes a change's
  * "m" over its fingerprint ({@link MessageSigner}); version 3 made it over the fields themselves.
  * A change frame or chunk may travel compressed ({@link Compression}: LZ4 or zlib); decode reads all three forms.
  * Key and row are embedded as JSON objects, byte for byte as the remote database produced
@@ -55,6 +57,7 @@ public final class WireCodec {
         ByteArrayBuilder out = new ByteArrayBuilder();
         try (JsonGenerator g = json.createGenerator(out)) {
             header(g, "changes", frame.source(), frame.incarnation());
+            window(g, frame.window());
             g.writeArrayFieldStart("changes");
             for (ChangeRecord c : frame.changes()) {
                 g.writeStartObject();
@@ -81,6 +84,7 @@ public final class WireCodec {
         ByteArrayBuilder out = new ByteArrayBuilder();
         try (JsonGenerator g = json.createGenerator(out)) {
             header(g, "chunk", frame.source(), frame.incarnation());
+            window(g, frame.window());
             ChangeChunk k = frame.chunk();
             ChangeRecord c = k.change();
             g.writeObjectFieldStart("chunk");
@@ -111,6 +115,7 @@ public final class WireCodec {
             if (message.clock() != 0) {
                 g.writeNumberField("clock", message.clock());
             }
+            window(g, message.window());
             g.writeStringField("mac", message.mac());
             g.writeEndObject();
         } catch (IOException e) {
@@ -148,6 +153,8 @@ public final class WireCodec {
                     case "digest" -> m.digest = nullableText(p, field);
                     case "clock" -> m.clock = integer(p, field);
                     case "mac" -> m.mac = text(p, field);
+                    case "ack" -> m.halfFull = bool(p, field);
+                    case "full" -> m.full = integer(p, field);
                     case "changes" -> m.changes = changes(p, bytes);
                     case "chunk" -> m.chunk = chunk(p, bytes);
                     default -> p.skipChildren();
@@ -183,6 +190,8 @@ public final class WireCodec {
         String mac;
         List<ChangeRecord> changes;
         ChangeChunk chunk;
+        boolean halfFull;
+        Long full;
 
         Object message() throws MalformedMessageException {
             if (version == null) {
@@ -195,13 +204,13 @@ public final class WireCodec {
                 if (changes == null || changes.isEmpty()) {
                     throw new MalformedMessageException("field 'changes' is missing or empty");
                 }
-                return new ChangeFrame(source, incarnation, changes);
+                return new ChangeFrame(source, incarnation, changes, window());
             }
             if ("chunk".equals(kind)) {
                 if (chunk == null) {
                     throw new MalformedMessageException("field 'chunk' is missing");
                 }
-                return new ChunkFrame(source, incarnation, chunk);
+                return new ChunkFrame(source, incarnation, chunk, window());
             }
             for (ControlMessage.Kind k : ControlMessage.Kind.values()) {
                 if (k.wireName().equals(kind)) {
@@ -216,10 +225,18 @@ public final class WireCodec {
                         throw new MalformedMessageException("field 'clock' is out of range");
                     }
                     required(mac, "mac");
-                    return new ControlMessage(k, source, incarnation, from, to, id, piece.intValue(), digest, clock == null ? 0 : clock, mac);
+                    return new ControlMessage(k, source, incarnation, from, to, id, piece.intValue(), digest, clock == null ? 0 : clock,
+                            window().full() ? window().senderReceived() : -1, mac);
                 }
             }
             throw new MalformedMessageException("unknown message kind '" + kind + "'");
+        }
+
+        private WindowNote window() throws MalformedMessageException {
+            if (full != null && full < 0) {
+                throw new MalformedMessageException("field 'full' is out of range");
+            }
+            return full != null ? WindowNote.full(full) : halfFull ? new WindowNote(true, -1) : WindowNote.ROOM;
         }
 
         private static void required(String value, String field) throws MalformedMessageException {
@@ -352,6 +369,16 @@ public final class WireCodec {
         g.writeStringField("kind", kind);
         g.writeStringField("source", source);
         g.writeStringField("incarnation", incarnation);
+    }
+
+    /** Written only when there is something to tell, so frames without it are as before. */
+    private static void window(JsonGenerator g, WindowNote note) throws IOException {
+        if (note.halfFull()) {
+            g.writeBooleanField("ack", true);
+        }
+        if (note.full()) {
+            g.writeNumberField("full", note.senderReceived());
+        }
     }
 
     /** The JSON object at the parser, as the exact bytes it was written with. */

@@ -17,7 +17,7 @@ class GapTrackerTest {
     /** Position p found missing at t by a frame beyond it, and asked for. */
     private void askedFor(long p, long t) {
         assertTrue(due(p, true, t), "a gap seen in a frame is asked for at once");
-        gap.requested(++requestIds, T0 + t);
+        gap.requested(++requestIds, p, T0 + t);
     }
 
     /** Gaps at 10, 20, 30 and 40, one a second, each asked for and answered after this many ms (under a second). */
@@ -65,14 +65,28 @@ class GapTrackerTest {
         answersTook(30);
         askedFor(100, 10_000);
         assertTrue(due(100, 10_250));
-        gap.requested(++requestIds, T0 + 10_250);
+        gap.requested(++requestIds, 100, T0 + 10_250);
         assertFalse(due(100, 10_749), "doubled: 500 ms");
         assertTrue(due(100, 10_750));
-        gap.requested(++requestIds, T0 + 10_750);
+        gap.requested(++requestIds, 100, T0 + 10_750);
         // answered 5 s after the first request: it may be the first request's answer, so it teaches nothing
         assertFalse(due(-1, 15_000));
         askedFor(200, 20_000);
         assertTrue(due(200, 20_250), "still the 30 ms answers' wait");
+    }
+
+    @Test
+    void an_answer_arriving_frame_by_frame_is_not_asked_for_again_unless_part_of_it_is_lost() {
+        answersTook(30);
+        assertTrue(due(100, true, 10_000));
+        gap.requested(++requestIds, 399, T0 + 10_000);
+        assertFalse(due(200, true, 10_030), "the answer's first frame arrived: the rest of it is on its way");
+        assertFalse(due(300, true, 10_060), "and its second");
+        gap.answered(requestIds, T0 + 10_070);
+        assertFalse(due(300, true, 10_300), "the heartbeat behind the answer came: the rest waits answer-settle");
+        assertTrue(due(300, true, 10_320), "then the answer's last frame was lost: asked for again");
+        gap.requested(++requestIds, 399, T0 + 10_320);
+        assertTrue(due(400, true, 10_330), "past what was asked for: a gap of its own, asked for at once");
     }
 
     @Test

@@ -26,7 +26,7 @@ class ParkedChangesTest {
     }
 
     private static long size() {
-        return ParkedChanges.size(change(1, 1));
+        return change(1, 1).heldBytes();
     }
 
     private static void add(ParkedChanges parked, long from, long to, long expected) {

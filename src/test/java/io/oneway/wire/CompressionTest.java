@@ -63,8 +63,6 @@ class CompressionTest {
         assertEquals('{', plainBody[0], "plain JSON when not compressed");
         assertEquals(compression.equals("lz4") ? 0x04 : 0x78, compressedBody[0]);
         assertTrue(compressedBody.length * 2.5 < plainBody.length, compressedBody.length + " bytes compressed of " + plainBody.length);
-        // the send window counts what the central side holds, whatever travels
-        assertEquals(plainBody.length, compressed.getExchange().getProperty(MessageEncoder.MESSAGE_BYTES, Integer.class));
         assertEquals(codec.decode(plainBody), codec.decode(compressedBody));
         ChangeFrame back = (ChangeFrame) codec.decode(compressedBody);
         assertEquals(frame.changes().get(499).row(), back.changes().get(499).row());

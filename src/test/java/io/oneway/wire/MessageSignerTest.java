@@ -81,17 +81,28 @@ class MessageSignerTest {
     void control_messages_are_signed_too() {
         ControlMessage ack = signer.sign(ControlMessage.ack("a", "inc", 10, 12, "ZGlnZXN0"));
         assertEquals(Optional.empty(), signer.check(ack));
-        assertTrue(signer.check(new ControlMessage(ack.kind(), "a", "inc", 11, 12, 0, 0, "ZGlnZXN0", 0, ack.mac())).isPresent(), "applied changed");
-        assertTrue(signer.check(new ControlMessage(ack.kind(), "a", "inc", 10, 12, 0, 0, "b3RoZXI=", 0, ack.mac())).isPresent(), "digest changed");
+        assertTrue(signer.check(new ControlMessage(ack.kind(),
+                "a", "inc", 11, 12, 0, 0, "ZGlnZXN0", 0, -1, ack.mac())).isPresent(), "applied changed");
+        assertTrue(signer.check(new ControlMessage(ack.kind(),
+                "a", "inc", 10, 12, 0, 0, "b3RoZXI=", 0, -1, ack.mac())).isPresent(), "digest changed");
         ControlMessage request = signer.sign(ControlMessage.resend("a", "inc", 3, 9, 77, 2));
         assertEquals(Optional.empty(), signer.check(request));
-        assertTrue(signer.check(new ControlMessage(request.kind(), "a", "inc", 3, 9, 77, 3, null, 0, request.mac())).isPresent(), "piece changed");
+        assertTrue(signer.check(new ControlMessage(request.kind(),
+                "a", "inc", 3, 9, 77, 3, null, 0, -1, request.mac())).isPresent(), "piece changed");
         ControlMessage heartbeat = signer.sign(ControlMessage.heartbeat("a", "inc", 12, 9, 3, 1_764_530_000_123L));
         assertEquals(Optional.empty(), signer.check(heartbeat));
-        assertTrue(signer.check(new ControlMessage(heartbeat.kind(), "a", "inc", 12, 9, 3, 0, null, 1_764_530_600_123L, heartbeat.mac())).isPresent(),
+        assertTrue(signer.check(new ControlMessage(heartbeat.kind(),
+                "a", "inc", 12, 9, 3, 0, null, 1_764_530_600_123L, -1, heartbeat.mac())).isPresent(),
                 "clock changed");
-        assertTrue(signer.check(new ControlMessage(heartbeat.kind(), "a", "inc", 12, 9, 3, 0, null, 0, heartbeat.mac())).isPresent(),
+        assertTrue(signer.check(new ControlMessage(heartbeat.kind(), "a", "inc", 12, 9, 3, 0, null, 0, -1, heartbeat.mac())).isPresent(),
                 "clock left out");
+        ControlMessage full = signer.sign(ControlMessage.heartbeat("a", "inc", 12, 9, 3, 0, 5));
+        assertEquals(Optional.empty(), signer.check(full));
+        assertTrue(signer.check(new ControlMessage(full.kind(), "a", "inc", 12, 9, 3, 0, null, 0, 6, full.mac())).isPresent(), "window note changed");
+        assertTrue(signer.check(new ControlMessage(full.kind(),
+                "a", "inc", 12, 9, 3, 0, null, 0, -1, full.mac())).isPresent(), "window note left out");
+        assertTrue(signer.check(new ControlMessage(full.kind(), "a", "inc", 12, 9, 3, 0, null, 5, -1, full.mac())).isPresent(),
+                "a window note cannot pass for a clock");
         // a heartbeat without a clock is signed as before the clock was sent: both kinds of sender are read
         ControlMessage unknown = signer.sign(ControlMessage.heartbeat("a", "inc", 12, 9, 3, 0));
         assertEquals(Optional.empty(), signer.check(unknown));

@@ -45,6 +45,23 @@ class WireCodecTest {
     }
 
     @Test
+    void what_a_frame_tells_of_the_senders_window_is_sent_when_there_is_something_to_tell() throws Exception {
+        ChangeFrame frame = new ChangeFrame("s", "inc", List.of(new ChangeRecord(7, 9, true, "t", "I", false, "{\"id\": 7}", "{}", "2026", "m")));
+        String plain = new String(codec.encode(frame), StandardCharsets.UTF_8);
+        assertFalse(plain.contains("\"ack\"") || plain.contains("\"full\""), "a window with room writes the frame as before: " + plain);
+        for (WindowNote note : List.of(new WindowNote(true, -1), WindowNote.full(0), WindowNote.full(123))) {
+            assertEquals(frame.with(note), codec.decode(codec.encode(frame.with(note))));
+        }
+        assertTrue(new String(codec.encode(frame.with(WindowNote.full(123))), StandardCharsets.UTF_8).contains("\"ack\":true,\"full\":123,"));
+        ChunkFrame chunk = new ChunkFrame("s", "inc", new ChangeChunk(new ChangeRecord(8, 9, true, "t", "U", false, "{\"id\": 8}", null, "2026", null),
+                2, 3, "h", "{}", "mac"), WindowNote.full(5));
+        assertEquals(chunk, codec.decode(codec.encode(chunk)));
+        String changes = ",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"t\":\"t\",\"o\":\"I\",\"ref\":false,\"k\":{},\"r\":{},\"at\":\"a\",\"m\":\"m\"}]}";
+        assertMalformed("{\"v\":4,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"full\":-1" + changes, "'full' is out of range");
+        assertMalformed("{\"v\":4,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"ack\":1" + changes, "'ack' is missing or not a boolean");
+    }
+
+    @Test
     void key_and_row_are_read_back_as_the_exact_text_written_whatever_the_spacing_and_escapes() throws Exception {
         String row = "{ \"a\" :[1, {\"b\": \"}\\\"{\"}],\"c\":\"\\u00fc ü 😀\",  \"d\": null }";
         ChangeFrame frame = new ChangeFrame("s", "inc", List.of(new ChangeRecord(1, 9, true, "t", "U", false, "{\"id\":1}", row, "2026", "m")));
