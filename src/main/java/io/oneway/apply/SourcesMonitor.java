@@ -131,7 +131,7 @@ public final class SourcesMonitor {
                 // with the broker out of reach, a source's silence is no news
                 if (brokerProblem == null && silentFor >= silentAfterMillis) {
                     Stall silent = new Stall("source-silent", s, "nothing from source " + s + " for " + silentFor / 1000
-                            + " s, not even a heartbeat (its replicator is down, or cut off)");
+                            + " s, not even a heartbeat (its replicator is down, or cut off); " + st.backlog() + " of its changes known to wait");
                     found.add(silent);
                     stalls.add(silent.state() + ": " + silent.cause());
                 }

@@ -74,8 +74,9 @@ public final class StallWatch extends RegisteredHealthCheck {
             if (was == null) {
                 Active a = new Active(s, now, progress);
                 next.put(s.key(), a);
-                LOG.error("Replication STALLED ({}{}): {}; {} changes wait. Reported until it recovers.", s.state(),
-                        s.source() == null ? "" : ", source " + s.source(), s.cause(), backlog);
+                // the central side's backlog is every source's: a stall of one source says its own in its cause
+                LOG.error("Replication STALLED ({}{}): {}; {} changes wait{}. Reported until it recovers.", s.state(),
+                        s.source() == null ? "" : ", source " + s.source(), s.cause(), backlog, "apply".equals(side) ? " from all sources" : "");
                 notices.add(notice("stalled", a, now, progress, backlog));
             } else {
                 next.put(s.key(), new Active(s, was.since(), was.progressAtStart()));
