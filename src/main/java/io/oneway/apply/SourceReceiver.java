@@ -222,10 +222,9 @@ final class SourceReceiver {
             }
             highestKnown = Math.max(highestKnown, heartbeat.to());
             sourceCaptured.accumulateAndGet(heartbeat.captured(), Math::max);
-            if (heartbeat.window().full()) {
-                noteWindow(heartbeat.window(), heartbeat.to());
-                drain();
-            }
+            // what the note calls for (staging) is done by the next tick, not on this consumer's thread, which a long
+            // apply would keep from the heartbeats that follow
+            noteWindow(heartbeat.window(), heartbeat.to());
             gap.answered(heartbeat.id(), now);
             Optional<ControlMessage> request = published(gapRequest(false));
             if (request.isPresent() || heartbeat.to() > received()) {

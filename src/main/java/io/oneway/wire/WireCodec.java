@@ -24,8 +24,8 @@ import com.fasterxml.jackson.core.util.ByteArrayBuilder;
  *  "chunk":{"p":..., "x":..., "e":..., "t":..., "o":..., "ref":..., "k":{key}, "at":..., "i":index, "n":count,
  *           "h":rowHash, "r":"piece of the row text", "m":mac}}
  * {"v":4, "kind":"ack"|"resend"|"heartbeat"|"digest-request"|"digests", "source":S, "incarnation":I,
- *  "from":n, "to":n, "id":n, "piece":n, "digest":text|null, ["clock":n,] ["ack":true, "full":n,] "mac":mac}
- *  (clock, ack and full: heartbeats only, optional)
+ *  "from":n, "to":n, "id":n, "piece":n, "digest":text|null, ["clock":n,] ["full":n,] "mac":mac}
+ *  (clock and full: heartbeats only, optional)
  * </pre>
  * (what from, to, id and digest mean per kind: {@link ControlMessage}; "ack" and "full": the sender's {@link WindowNote},
  * optional, skipped by the central sides of earlier versions as any unknown field). Version 4 makes a change's
@@ -115,7 +115,9 @@ public final class WireCodec {
             if (message.clock() != 0) {
                 g.writeNumberField("clock", message.clock());
             }
-            window(g, message.window());
+            if (message.windowFull() >= 0) {
+                g.writeNumberField("full", message.windowFull());
+            }
             g.writeStringField("mac", message.mac());
             g.writeEndObject();
         } catch (IOException e) {
@@ -226,7 +228,7 @@ public final class WireCodec {
                     }
                     required(mac, "mac");
                     return new ControlMessage(k, source, incarnation, from, to, id, piece.intValue(), digest, clock == null ? 0 : clock,
-                            window().full() ? window().senderReceived() : -1, mac);
+                            window().senderReceived(), mac);
                 }
             }
             throw new MalformedMessageException("unknown message kind '" + kind + "'");

@@ -56,6 +56,10 @@ class WireCodecTest {
         ChunkFrame chunk = new ChunkFrame("s", "inc", new ChangeChunk(new ChangeRecord(8, 9, true, "t", "U", false, "{\"id\": 8}", null, "2026", null),
                 2, 3, "h", "{}", "mac"), WindowNote.full(5));
         assertEquals(chunk, codec.decode(codec.encode(chunk)));
+        ControlMessage heartbeat = ControlMessage.heartbeat("s", "inc", 12, 9, 3, 0, 5).withMac("m");
+        assertTrue(new String(codec.encode(heartbeat), StandardCharsets.UTF_8).contains("\"full\":5,\"mac\""));
+        assertEquals(heartbeat, codec.decode(codec.encode(heartbeat)));
+        assertFalse(new String(codec.encode(heartbeat), StandardCharsets.UTF_8).contains("\"ack\""), "a heartbeat has nothing to ack");
         String changes = ",\"changes\":[{\"p\":1,\"x\":1,\"e\":true,\"t\":\"t\",\"o\":\"I\",\"ref\":false,\"k\":{},\"r\":{},\"at\":\"a\",\"m\":\"m\"}]}";
         assertMalformed("{\"v\":4,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"full\":-1" + changes, "'full' is out of range");
         assertMalformed("{\"v\":4,\"kind\":\"changes\",\"source\":\"s\",\"incarnation\":\"i\",\"ack\":1" + changes, "'ack' is missing or not a boolean");
