@@ -4,16 +4,15 @@ package io.oneway.wire;
  * What a change frame or piece tells of the sender's window (SPEC §4, flow control). The central side otherwise acks
  * every oneway.apply.ack-every changes or at its tick, and applies a source transaction only once its end arrived or
  * stages it a run at a time: a window holding fewer changes or bytes than either (a small window, a few wide rows, a
- * transaction larger than the window) would wait for the tick each time it fills, or for ever.
+ * transaction larger than the window) would wait for the tick each time it fills, or for ever. On a frame the note is not
+ * covered by the changes' codes: forged, it can only bring an ack sooner or stage a transaction that would have been
+ * applied whole; what is applied stays what the codes cover. A heartbeat's code covers its note.
  *
  * @param halfFull       half the window is sent and not received with this message: ack it as soon as it is applied,
  *                       so the next frames keep going meanwhile
  * @param senderReceived with this message the window is full, and the sender sends nothing new until an ack's received
  *                       passes this (what it holds as received): when everything up to the message is here and no
  *                       ack would move past it, the central side stages the open transaction; -1 when not full
- *
- * Not covered by the changes' codes: forged, it can only bring an ack sooner or stage a transaction that would have
- * been applied whole; what is applied stays what the codes cover.
  */
 public record WindowNote(boolean halfFull, long senderReceived) {
 
