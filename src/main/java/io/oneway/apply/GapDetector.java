@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.oneway.support.OnewayMetrics;
+import io.oneway.support.Refusals;
 import io.oneway.wire.ChangeFrame;
 import io.oneway.wire.ChunkFrame;
 import io.oneway.wire.ControlMessage;
@@ -23,14 +24,16 @@ public final class GapDetector {
 
     private final ChangeApplier applier;
     private final OnewayMetrics metrics;
+    private final Refusals refusals;
     private final ReceiverSettings settings;
     private final Map<String, SourceReceiver> receivers = new ConcurrentHashMap<>();
     // request ids grow across restarts of this replicator, so a remote never takes a new request for an old one
     private final AtomicLong requestIds = new AtomicLong(System.currentTimeMillis() * 1000);
 
-    public GapDetector(ChangeApplier applier, OnewayMetrics metrics, ReceiverSettings settings) {
+    public GapDetector(ChangeApplier applier, OnewayMetrics metrics, Refusals refusals, ReceiverSettings settings) {
         this.applier = applier;
         this.metrics = metrics;
+        this.refusals = refusals;
         this.settings = settings;
     }
 
@@ -76,6 +79,6 @@ public final class GapDetector {
     }
 
     private SourceReceiver receiver(String source) {
-        return receivers.computeIfAbsent(source, s -> new SourceReceiver(s, applier, metrics, settings, requestIds));
+        return receivers.computeIfAbsent(source, s -> new SourceReceiver(s, applier, metrics, refusals, settings, requestIds));
     }
 }

@@ -5,7 +5,6 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -18,6 +17,7 @@ import org.slf4j.LoggerFactory;
 
 import io.oneway.support.OnewayMetrics;
 import io.oneway.support.ProgressLog;
+import io.oneway.support.Refusals;
 import io.oneway.wire.ChangeFrame;
 import io.oneway.wire.ChangeRecord;
 import io.oneway.wire.ChunkFrame;
@@ -49,7 +49,7 @@ final class SourceReceiver {
     private final ChunkAssembler pieces;
     private final GapTracker gap;
     private final ProgressLog progress;
-    private final Set<String> refusedIncarnations = new HashSet<>();
+    private final Refusals refusals;
     private final ReentrantLock lock = new ReentrantLock();
     private final AtomicReference<ReceiverStatus> status = new AtomicReference<>(ReceiverStatus.NONE);
     private volatile long heardWhileBusy;
@@ -81,10 +81,11 @@ final class SourceReceiver {
     private String applyError;
     private long resumeCheckedAt;
 
-    SourceReceiver(String source, ChangeApplier applier, OnewayMetrics metrics, ReceiverSettings settings, AtomicLong requestIds) {
+    SourceReceiver(String source, ChangeApplier applier, OnewayMetrics metrics, Refusals refusals, ReceiverSettings settings, AtomicLong requestIds) {
         this.source = source;
         this.applier = applier;
         this.metrics = metrics;
+        this.refusals = refusals;
         this.settings = settings;
         this.requestIds = requestIds;
         this.parked = new ParkedChanges(settings.maxParkedBytes());
@@ -504,11 +505,8 @@ final class SourceReceiver {
         if (incarnation.equals(offered)) {
             return true;
         }
-        metrics.count("oneway_refused_messages", source, 1, "reason", "incarnation");
-        if (refusedIncarnations.add(offered)) {
-            LOG.error("Source {}: refused messages of incarnation {}; this central database replicates its incarnation {}. "
-                    + "The remote database was re-installed or restored from a backup: re-onboard it.", source, offered, incarnation);
-        }
+        refusals.refuse(source, "incarnation", "message of incarnation " + offered + "; this central database replicates its incarnation "
+                + incarnation + ": the remote database was re-installed or restored from a backup, re-onboard it");
         return false;
     }
 

@@ -20,6 +20,7 @@ import io.oneway.support.LinkSilence;
 import io.oneway.support.LockWaits;
 import io.oneway.support.OnewayMetrics;
 import io.oneway.support.PollWatch;
+import io.oneway.support.Refusals;
 import io.oneway.support.SqlScript;
 import io.oneway.support.StallWatch;
 import io.oneway.support.StallWatch.Stall;
@@ -29,7 +30,9 @@ import io.oneway.support.StallWatch.Stall;
  * applied, received and announced positions, backlog, lag and what is held in memory (published
  * as metrics from what each receiver last published), and the stalls it can see: a source silent
  * (nothing from it, not even a heartbeat, for oneway.notify.silent-after ms), the broker or the
- * central database unreachable, a statement applying changes waiting on a lock for
+ * central database unreachable, a source whose messages this side refuses while its changes wait
+ * and none arrives (Refusals: a message limit under the source's frames, a key or an incarnation
+ * that does not match), a statement applying changes waiting on a lock for
  * oneway.notify.lock-wait-after ms (a replicated schema change behind a report's long query), a
  * route that no longer polls or whose every poll fails (PollWatch), applying a source's changes
  * failing for a reason that passes for as long as silent-after, and a source's changes applied
@@ -47,11 +50,15 @@ public final class SourcesMonitor {
     private final PollWatch polls;
     private final long behindAfterMillis;
     private final Map<String, LateChanges> late = new HashMap<>();
+    private final Refusals refusals;
+    /** Per source: the received position last seen, and when it was first seen (epoch ms). */
+    private final Map<String, long[]> receivedSince = new HashMap<>();
     private volatile List<String> sources = List.of();
 
     public SourcesMonitor(DataSource central, GapDetector detector, BrokerProbe broker, StallWatch watch, LockWaits lockWaits,
-            OnewayMetrics metrics, long silentAfterMillis, long behindAfterMillis) {
+            OnewayMetrics metrics, Refusals refusals, long silentAfterMillis, long behindAfterMillis) {
         this.central = central;
+        this.refusals = refusals;
         this.detector = detector;
         this.link = new LinkSilence(broker);
         this.watch = watch;
@@ -75,8 +82,8 @@ public final class SourcesMonitor {
             metrics.gauge("oneway_parked_changes", s, () -> status(s).parkedChanges());
             metrics.gauge("oneway_parked_bytes", s, () -> status(s).parkedBytes());
             metrics.gauge("oneway_staged_pending", s, () -> status(s).staged());
-            for (String state : List.of("source-silent", "broker-unreachable", "database-unreachable", "route-stopped", "route-failing", "route-stuck",
-                    "lock-wait", "monitor-stopped", "apply-failing", "falling-behind")) {
+            for (String state : List.of("source-silent", "messages-refused", "broker-unreachable", "database-unreachable", "route-stopped",
+                    "route-failing", "route-stuck", "lock-wait", "monitor-stopped", "apply-failing", "falling-behind")) {
                 metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, s) ? 1 : 0, "side", "central", "state", state);
             }
             for (String name : List.of("oneway_messages_received", "oneway_bytes_received", "oneway_messages_sent", "oneway_bytes_sent",
@@ -128,8 +135,12 @@ public final class SourcesMonitor {
                 List<String> stalls = new ArrayList<>();
                 // silent since it was last heard, and at least since this replicator started or the broker came back
                 long silentFor = link.silentFor(now, st.lastHeardMillis());
-                // with the broker out of reach, a source's silence is no news
-                if (brokerProblem == null && silentFor >= silentAfterMillis) {
+                Stall refused = refused(s, st, silentFor, now);
+                if (refused != null) {
+                    found.add(refused);
+                    stalls.add(refused.state() + ": " + refused.cause());
+                } else if (brokerProblem == null && silentFor >= silentAfterMillis) {
+                    // with the broker out of reach, a source's silence is no news
                     Stall silent = new Stall("source-silent", s, "nothing from source " + s + " for " + silentFor / 1000
                             + " s, not even a heartbeat (its replicator is down, or cut off); " + st.backlog() + " of its changes known to wait");
                     found.add(silent);
@@ -177,6 +188,30 @@ public final class SourcesMonitor {
             found.add(new Stall("database-unreachable", null, databaseProblem));
         }
         return watch.observe(found, applied, backlog);
+    }
+
+    /**
+     * This side refuses the source's messages, still within the last silent-after ms, and it has
+     * accepted nothing of the source for as long (its heartbeats refused too), or its changes wait and
+     * none was received for as long (its frames refused, its heartbeats taken): without this the
+     * source looked down, or only slow, while it sent all along.
+     */
+    private Stall refused(String source, ReceiverStatus st, long silentFor, long now) {
+        long[] seen = receivedSince.get(source);
+        if (seen == null || seen[0] != st.received()) {
+            seen = new long[] {st.received(), now};
+            receivedSince.put(source, seen);
+        }
+        long stillFor = silentFor >= silentAfterMillis ? Math.min(silentFor, now - seen[1]) : now - seen[1];
+        boolean waiting = silentFor >= silentAfterMillis || st.backlog() > 0 && !st.halted();
+        Refusals.Recent r = waiting && stillFor >= silentAfterMillis ? refusals.since(source, now - stillFor) : null;
+        if (r == null || now - r.lastMillis() >= silentAfterMillis) {
+            return null;
+        }
+        String what = silentFor >= silentAfterMillis ? "nothing of source " + source + " accepted for " + stillFor / 1000 + " s"
+                : st.backlog() + " of its changes known to wait and none received after position " + st.received() + " for " + stillFor / 1000 + " s";
+        return new Stall("messages-refused", source, what + ": " + r.count() + " of its messages refused meanwhile, the last for "
+                + r.last() + " (this side's log tells each reason once, oneway_refused_messages counts them)");
     }
 
     /**

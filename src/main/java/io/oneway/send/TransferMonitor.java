@@ -23,6 +23,7 @@ import io.oneway.support.LinkSilence;
 import io.oneway.support.LockWaits;
 import io.oneway.support.OnewayMetrics;
 import io.oneway.support.PollWatch;
+import io.oneway.support.Refusals;
 import io.oneway.support.SqlScript;
 import io.oneway.support.StallWatch;
 import io.oneway.support.StallWatch.Stall;
@@ -31,7 +32,7 @@ import io.oneway.support.StallWatch.Stall;
  * The remote side's view of how the transfer goes, checked every oneway.notify.check-interval
  * ms: captured, sent, received and acknowledged positions, backlog and lag (published as
  * metrics), and the stalls it can see: the central side silent (changes wait and no ack at all
- * came for oneway.notify.silent-after ms), the broker or the remote database unreachable, capture
+ * came for oneway.notify.silent-after ms), or its messages refused here meanwhile, the broker or the remote database unreachable, capture
  * from the WAL failing, standing still while behind, or about to lose the WAL it needs, a
  * captured table whose capture is not in force (its trigger or publication changed by hand), the
  * sender not sending what waits, a route that no longer polls or whose every poll fails, a
@@ -58,11 +59,13 @@ public final class TransferMonitor {
     private final PollWatch polls;
     private final FallingBehind behind;
     private final LateChanges lateRecording;
+    private final Refusals refusals;
     private volatile Progress progress = new Progress(0, 0, 0, Long.MAX_VALUE);
 
     public TransferMonitor(DataSource remote, SourceIdentity identity, SendWindow window, BrokerProbe broker, StallWatch watch,
-            WalReader wal, LockWaits lockWaits, OnewayMetrics metrics, long silentAfterMillis, long behindAfterMillis) {
+            WalReader wal, LockWaits lockWaits, OnewayMetrics metrics, Refusals refusals, long silentAfterMillis, long behindAfterMillis) {
         this.remote = remote;
+        this.refusals = refusals;
         this.identity = identity;
         this.window = window;
         this.link = new LinkSilence(broker);
@@ -87,7 +90,7 @@ public final class TransferMonitor {
         metrics.gauge("oneway_backlog_changes", s, () -> Math.max(0, progress.captured() - progress.acked()), "side", "remote");
         metrics.gauge("oneway_lag_seconds", s, () -> progress.lagSeconds(), "side", "remote");
         wal.registerMeters(s);
-        for (String state : List.of("central-silent", "broker-unreachable", "database-unreachable", "capture-stopped", "capture-off", "sender-stopped",
+        for (String state : List.of("central-silent", "messages-refused", "broker-unreachable", "database-unreachable", "capture-stopped", "capture-off", "sender-stopped",
                 "route-stopped", "route-failing", "route-stuck", "lock-wait", "monitor-stopped", "falling-behind")) {
             metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, null) ? 1 : 0, "side", "remote", "state", state);
         }
@@ -135,8 +138,7 @@ public final class TransferMonitor {
         long silentFor = link.silentFor(now, window.lastHeard());
         // with the broker out of reach, the central side's silence is no news
         if (brokerProblem == null && backlog > 0 && silentFor >= silentAfterMillis) {
-            found.add(new Stall("central-silent", identity.source(), "no ack from the central side for " + silentFor / 1000
-                    + " s (it is down, halted, or cut off)"));
+            found.add(centralSilent(silentFor, now));
         }
         senderStopped(brokerProblem == null, now).ifPresent(found::add);
         String notPolling = polls.problem(camel, now);
@@ -155,6 +157,18 @@ public final class TransferMonitor {
         List<Map<String, Object>> notices = watch.observe(found, progress.acked(), backlog);
         record(found, backlog);
         return notices;
+    }
+
+    /** Its messages refused here meanwhile (a damaged link, a key that does not match) are the cause, when there were any. */
+    private Stall centralSilent(long silentFor, long now) {
+        Refusals.Recent r = refusals.since(identity.source(), now - silentFor);
+        if (r != null && now - r.lastMillis() < silentAfterMillis) {
+            return new Stall("messages-refused", identity.source(), "no ack accepted from the central side for " + silentFor / 1000 + " s: "
+                    + r.count() + " of its messages refused meanwhile, the last for " + r.last()
+                    + " (this side's log tells each reason once, oneway_refused_messages counts them)");
+        }
+        return new Stall("central-silent", identity.source(), "no ack from the central side for " + silentFor / 1000
+                + " s (it is down, halted, or cut off, or it refuses what this side sends: its status and log say which)");
     }
 
     /**

@@ -6,28 +6,29 @@ import java.util.Optional;
 
 import org.apache.camel.Exchange;
 import org.apache.camel.Processor;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.oneway.support.OnewayMetrics;
+import io.oneway.support.Refusals;
 
 /**
  * Admits only messages that decode, belong to the expected source and carry a valid integrity
  * code. The body becomes the decoded {@link ChangeFrame} or {@link ControlMessage}; a change
  * whose code does not verify is removed from its frame, and a message with nothing valid left is
- * marked not accepted. Every refusal is logged once, with its reason, and counted.
+ * marked not accepted. Every refusal is counted and kept with its reason ({@link Refusals}: logged
+ * quietly, told as a stall when it is what stops a source).
  */
 public final class MessageGate implements Processor {
 
-    private static final Logger LOG = LoggerFactory.getLogger(MessageGate.class);
     private final WireCodec codec;
     private final MessageSigner signer;
     private final OnewayMetrics metrics;
+    private final Refusals refusals;
 
-    public MessageGate(WireCodec codec, MessageSigner signer, OnewayMetrics metrics) {
+    public MessageGate(WireCodec codec, MessageSigner signer, OnewayMetrics metrics, Refusals refusals) {
         this.codec = codec;
         this.signer = signer;
         this.metrics = metrics;
+        this.refusals = refusals;
     }
 
     /** Exchange property {@link Headers#SOURCE}: the source this endpoint belongs to. */
@@ -41,17 +42,17 @@ public final class MessageGate implements Processor {
             metrics.count("oneway_bytes_received", expected, body.length);
             decoded = codec.decode(body);
         } catch (MalformedMessageException e) {
-            refuse(expected, "malformed", e.getMessage() + ". Nothing was taken from it");
+            refusals.refuse(expected, "malformed", e.getMessage() + ". Nothing was taken from it");
             return;
         }
         String source = decoded instanceof ChangeFrame f ? f.source()
                 : decoded instanceof ChunkFrame k ? k.source() : ((ControlMessage) decoded).source();
         if (!signer.knows(source)) {
-            refuse(expected, "unknown-source", "message from unknown source '" + source + "'. Nothing was taken from it");
+            refusals.refuse(expected, "unknown-source", "message from unknown source '" + source + "'. Nothing was taken from it");
             return;
         }
         if (expected != null && !expected.equals(source)) {
-            refuse(expected, "wrong-source", "message of source '" + source + "' arrived on the endpoint of '" + expected
+            refusals.refuse(expected, "wrong-source", "message of source '" + source + "' arrived on the endpoint of '" + expected
                     + "'. Nothing was taken from it");
             return;
         }
@@ -81,7 +82,7 @@ public final class MessageGate implements Processor {
         int refused = frame.changes().size() - valid.size();
         if (refused > 0) {
             metrics.count("oneway_refused_changes", frame.source(), refused);
-            refuse(frame.source(), "integrity", refused + " of " + frame.changes().size() + " changes dropped, first at " + firstProblem
+            refusals.refuse(frame.source(), "integrity", refused + " of " + frame.changes().size() + " changes dropped, first at " + firstProblem
                     + (valid.isEmpty() ? ". Nothing was taken from it" : "; the other " + valid.size() + " were taken")
                     + "; what was dropped is requested again");
         }
@@ -101,7 +102,7 @@ public final class MessageGate implements Processor {
         Optional<String> problem = signer.check(frame.source(), frame.incarnation(), chunk);
         if (problem.isPresent()) {
             metrics.count("oneway_refused_changes", frame.source(), 1);
-            refuse(frame.source(), "integrity", "piece " + (chunk.index() + 1) + " of " + chunk.count() + " of position "
+            refusals.refuse(frame.source(), "integrity", "piece " + (chunk.index() + 1) + " of " + chunk.count() + " of position "
                     + chunk.change().position() + " dropped: " + problem.get() + "; it is requested again");
             return;
         }
@@ -113,16 +114,11 @@ public final class MessageGate implements Processor {
     private void admitControl(Exchange exchange, ControlMessage message) {
         Optional<String> problem = signer.check(message);
         if (problem.isPresent()) {
-            refuse(message.source(), "integrity", message.kind().wireName() + " message dropped: " + problem.get());
+            refusals.refuse(message.source(), "integrity", message.kind().wireName() + " message dropped: " + problem.get());
             return;
         }
         exchange.getMessage().setBody(message);
         exchange.getMessage().setHeader(Headers.KIND, message.kind().wireName());
         exchange.setProperty(Headers.ACCEPTED, true);
-    }
-
-    private void refuse(String source, String reason, String detail) {
-        metrics.count("oneway_refused_messages", source, 1, "reason", reason);
-        LOG.warn("Refused a message for source {}: {}.", source, detail);
     }
 }

@@ -104,7 +104,8 @@ public final class MessageSigner {
         } catch (IllegalArgumentException e) {
             return Optional.of("integrity code is not Base64");
         }
-        return MessageDigest.isEqual(given, code(source, input)) ? Optional.empty() : Optional.of("integrity code does not verify");
+        return MessageDigest.isEqual(given, code(source, input)) ? Optional.empty()
+                : Optional.of("integrity code does not verify (the source's key differs between the two sides, or the message was altered on the way)");
     }
 
     private String mac(String source, String[] input) {

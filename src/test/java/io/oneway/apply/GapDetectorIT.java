@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 
 import io.oneway.ops.SchemaInstaller.Part;
 import io.oneway.support.OnewayMetrics;
+import io.oneway.support.Refusals;
 import io.oneway.testing.PostgresFixture;
 import io.oneway.wire.ChangeFrame;
 import io.oneway.wire.ChangeRecord;
@@ -43,7 +44,8 @@ class GapDetectorIT {
 
     private GapDetector detector(ReceiverSettings settings) {
         TableCatalog catalog = new TableCatalog("public.items");
-        return new GapDetector(new ChangeApplier(central, catalog, new SchemaChanges(catalog, "additive"), new SequenceValues(catalog), new SnapshotLoader(catalog), 4), new OnewayMetrics(), settings);
+        return new GapDetector(new ChangeApplier(central, catalog, new SchemaChanges(catalog, "additive"), new SequenceValues(catalog), new SnapshotLoader(catalog), 4), new OnewayMetrics(),
+                new Refusals(new OnewayMetrics(), 60_000), settings);
     }
 
     @Test
@@ -172,7 +174,8 @@ class GapDetectorIT {
         exec(central, "create table notes(k text primary key, v text)");
         TableCatalog catalog = new TableCatalog("public.notes");
         GapDetector notes = new GapDetector(new ChangeApplier(central, catalog, new SchemaChanges(catalog, "additive"), new SequenceValues(catalog),
-                new SnapshotLoader(catalog), 4), new OnewayMetrics(), new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 1_000_000, 30_000, 2));
+                new SnapshotLoader(catalog), 4), new OnewayMetrics(), new Refusals(new OnewayMetrics(), 60_000),
+                new ReceiverSettings(60_000, 60_000, 60_000, 0, 1 << 20, 10, 1 << 16, 1 << 20, 60_000, 1_000_000, 30_000, 2));
         // a backslash, quote, tab or line break, raw between the key's JSON tokens or escaped in its strings, and text beyond
         // Latin-1: the receive log holds the key as the same JSON value, the logged time as the same instant
         String key = "{\"k\":\t\r\n\"back\\\\slash \\\"quoted\\\" tab\\there ünï 😀\"}";

@@ -1,0 +1,148 @@
+package io.oneway.ops;
+
+import static io.oneway.testing.Sql.exec;
+import static io.oneway.testing.Sql.number;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import io.oneway.testing.CommandOutput;
+import io.oneway.testing.Injector;
+import io.oneway.testing.ReplicationFixture;
+import io.oneway.testing.ReplicatorProcess;
+
+/**
+ * SPEC §4, every stall visible: messages refused for good are the stall messages-refused, with the last reason, where the source
+ * looked down or nothing was told at all. A remote replicator whose key is not the central side's (a typo) has every message
+ * refused, heartbeats included: the central side said "source silent (its replicator is down, or cut off)". A central side whose
+ * message limit is under the remote's frames refuses every frame while the heartbeats pass: it told nothing, and logged every
+ * refusal (over 300 lines in 40 s). Now the central side tells each in health, metric, status and a notification, per source, and
+ * logs a reason once; the remote's central-silent says that the central side may refuse what it sends. Replies refused on the
+ * remote (junk on its replies queue while the central replicator is down) are told there the same way. Each ends once its cause does.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RefusedMessagesIT {
+
+    private static final String TYPO_KEYS = "branch2=DEMO-ONLY-branch2-hmac-key-change-me-typo";
+    private static ReplicationFixture fixture;
+    private static ReplicatorProcess central;
+    private static ReplicatorProcess branch1;
+    private static ReplicatorProcess branch2;
+    private static Settings settings;
+
+    @BeforeAll
+    static void start() {
+        fixture = new ReplicationFixture("branch1", "branch2")
+                .with("oneway.notify.silent-after", "3000")
+                .with("oneway.send.heartbeat-interval", "1000")
+                .with("oneway.notify.endpoint", "log:io.oneway.notifications");
+        Properties limited = fixture.centralProperties();
+        // under the frames of 2000 changes the remote sends; a heartbeat is a few hundred bytes
+        limited.setProperty("oneway.wire.max-message-bytes", "20000");
+        limited.setProperty("oneway.send.frame-bytes", "10000");
+        central = fixture.watch(ReplicatorProcess.start("central", "256m", limited, "refused-central"));
+        branch1 = remote("branch1", new Properties(), "refused-branch1");
+        Properties typo = new Properties();
+        typo.setProperty("oneway.keys", TYPO_KEYS);
+        branch2 = remote("branch2", typo, "refused-branch2");
+        exec(fixture.remote("branch1"), "insert into shop.customers(id, name) values (1, 'one')");
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
+        settings = Settings.load(Path.of(""), null).with(fixture.commandSettings("branch1"));
+    }
+
+    @AfterAll
+    static void stop() {
+        fixture.close();
+    }
+
+    @Test
+    @Order(1)
+    void a_remote_whose_key_is_not_the_central_sides_is_the_stall_messages_refused_of_that_source_not_a_silent_source() {
+        exec(fixture.remote("branch2"), "insert into shop.customers(id, name) values (2, 'two')");
+        await().atMost(Duration.ofSeconds(30)).until(() -> stalled(central, "branch2", "messages-refused"));
+        String health = central.health();
+        assertTrue(health.contains("messages-refused (source branch2)") && health.contains("nothing of source branch2 accepted for")
+                && health.contains("of its messages refused meanwhile, the last for integrity: "), health);
+        assertEquals(0, central.metric("oneway_stalled", "source=\"branch2\",state=\"source-silent\""), "not told as down: " + health);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            String status = CommandOutput.of(settings, "status");
+            assertTrue(status.contains("messages-refused: nothing of source branch2 accepted"), "./oneway status names it in\n" + status);
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> central.notifications("stalled", "messages-refused") > 0);
+        // the remote hears nothing back, and says the central side may be refusing what it sends
+        await().atMost(Duration.ofSeconds(30)).until(() -> branch2.metric("oneway_stalled", "state=\"central-silent\"") > 0);
+        assertTrue(branch2.health().contains("or it refuses what this side sends"), branch2.health());
+        assertTrue(refusalLines(central, "branch2") <= 2, "a reason logged once, not once per message:\n" + central.logLines());
+
+        branch2.close();
+        branch2 = remote("branch2", new Properties(), "refused-branch2-fixed");
+        await().atMost(Duration.ofSeconds(30)).until(() -> !stalled(central, "branch2", "messages-refused")
+                && central.notifications("recovered", "messages-refused") > 0);
+        fixture.awaitCaughtUp("branch2", Duration.ofSeconds(60));
+        assertEquals(1, number(fixture.central(), "select count(*) from shop.customers where id = 2"));
+    }
+
+    @Test
+    @Order(2)
+    void frames_over_the_central_sides_message_limit_while_heartbeats_pass_are_the_stall_messages_refused_naming_the_limit() {
+        long before = central.notifications("stalled", "messages-refused");
+        exec(fixture.remote("branch1"), "insert into shop.customers(id, name) select g, repeat('x', 50) || g from generate_series(10, 3009) g");
+        await().atMost(Duration.ofSeconds(30)).until(() -> stalled(central, "branch1", "messages-refused"));
+        String health = central.health();
+        assertTrue(health.contains("messages-refused (source branch1)")
+                && health.contains("of its changes known to wait and none received after position") && health.contains("over the limit of 20000 (oneway.wire.max-message-bytes)"), health);
+        await().atMost(Duration.ofSeconds(10)).until(() -> central.notifications("stalled", "messages-refused") > before);
+        // refused at every resend the central side asks for, logged once
+        await().atMost(Duration.ofSeconds(30)).until(() -> central.metric("oneway_refused_messages_total", "source=\"branch1\"") >= 10);
+        assertTrue(refusalLines(central, "branch1") <= 2, "a reason logged once, not once per message:\n" + central.logLines());
+        assertTrue(number(fixture.central(), "select count(*) from shop.customers where id >= 10") == 0, "nothing of the refused frames applied");
+    }
+
+    @Test
+    @Order(3)
+    void replies_refused_on_the_remote_while_nothing_else_comes_back_are_the_stall_messages_refused_there_until_the_central_side_answers()
+            throws Exception {
+        central.close();
+        try (Injector junk = new Injector(fixture.brokerPort(), "branch1=DEMO-ONLY-branch1-hmac-key-change-me")) {
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                junk.raw("oneway.branch1.replies", "not a message of the protocol", 0, 0);
+                return branch1.metric("oneway_stalled", "state=\"messages-refused\"") > 0;
+            });
+        }
+        String health = branch1.health();
+        assertTrue(health.contains("no ack accepted from the central side for") && health.contains("the last for malformed: "), health);
+        await().atMost(Duration.ofSeconds(10)).until(() -> branch1.notifications("stalled", "messages-refused") > 0);
+
+        // the central side back with its default limit: the frames it refused are taken, and the remote's stall ends
+        central = fixture.watch(ReplicatorProcess.start("central", "256m", fixture.centralProperties(), "refused-central-default"));
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(90));
+        assertEquals(3000, number(fixture.central(), "select count(*) from shop.customers where id >= 10"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> branch1.metric("oneway_stalled") == 0
+                && branch1.notifications("recovered", "messages-refused") > 0);
+    }
+
+    private static ReplicatorProcess remote(String source, Properties own, String logName) {
+        return fixture.watch(ReplicatorProcess.start("remote", "256m", fixture.remoteProperties(source, own), logName));
+    }
+
+    private static boolean stalled(ReplicatorProcess side, String source, String state) {
+        return side.metric("oneway_stalled", "source=\"" + source + "\",state=\"" + state + "\"") > 0;
+    }
+
+    private static long refusalLines(ReplicatorProcess side, String source) {
+        List<String> lines = side.logLines();
+        return lines.stream().filter(l -> l.contains("Refused a message for source " + source)).count();
+    }
+}
