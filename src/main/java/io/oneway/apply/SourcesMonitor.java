@@ -192,8 +192,8 @@ public final class SourcesMonitor {
 
     /**
      * This side refuses the source's messages, still within the last silent-after ms, and it has
-     * accepted nothing of the source for as long (its heartbeats refused too), or its changes wait and
-     * none was received for as long (its frames refused, its heartbeats taken): without this the
+     * accepted nothing of the source for as long (its heartbeats refused too), or changes it announced
+     * wait and none was received for as long (its frames refused, its heartbeats taken): without this the
      * source looked down, or only slow, while it sent all along.
      */
     private Stall refused(String source, ReceiverStatus st, long silentFor, long now) {
@@ -203,13 +203,15 @@ public final class SourcesMonitor {
             receivedSince.put(source, seen);
         }
         long stillFor = silentFor >= silentAfterMillis ? Math.min(silentFor, now - seen[1]) : now - seen[1];
-        boolean waiting = silentFor >= silentAfterMillis || st.backlog() > 0 && !st.halted();
+        // announced and not received: a long apply of what was received is not this
+        long missing = Math.max(st.highestKnown(), st.sourceCaptured()) - st.received();
+        boolean waiting = silentFor >= silentAfterMillis || missing > 0 && !st.halted();
         Refusals.Recent r = waiting && stillFor >= silentAfterMillis ? refusals.since(source, now - stillFor) : null;
         if (r == null || now - r.lastMillis() >= silentAfterMillis) {
             return null;
         }
         String what = silentFor >= silentAfterMillis ? "nothing of source " + source + " accepted for " + stillFor / 1000 + " s"
-                : st.backlog() + " of its changes known to wait and none received after position " + st.received() + " for " + stillFor / 1000 + " s";
+                : missing + " of its changes known to wait and none received after position " + st.received() + " for " + stillFor / 1000 + " s";
         return new Stall("messages-refused", source, what + ": " + r.count() + " of its messages refused meanwhile, the last for "
                 + r.last() + " (this side's log tells each reason once, oneway_refused_messages counts them)");
     }

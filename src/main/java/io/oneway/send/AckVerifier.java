@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.oneway.support.OnewayMetrics;
+import io.oneway.support.Refusals;
 import io.oneway.support.SqlScript;
 import io.oneway.wire.ControlMessage;
 import io.oneway.wire.Fingerprint;
@@ -34,9 +35,12 @@ public final class AckVerifier {
     private final SendWindow window;
     private final SentFingerprints sent;
     private final OnewayMetrics metrics;
+    private final Refusals refusals;
 
-    public AckVerifier(DataSource remote, SourceIdentity identity, SendWindow window, SentFingerprints sent, OnewayMetrics metrics) {
+    public AckVerifier(DataSource remote, SourceIdentity identity, SendWindow window, SentFingerprints sent, OnewayMetrics metrics,
+            Refusals refusals) {
         this.remote = remote;
+        this.refusals = refusals;
         this.identity = identity;
         this.window = window;
         this.sent = sent;
@@ -229,8 +233,8 @@ public final class AckVerifier {
         if (identity.incarnation().equals(message.incarnation())) {
             return true;
         }
-        LOG.warn("Ignored a {} for incarnation {}: this remote database is incarnation {}", message.kind().wireName(),
-                message.incarnation(), identity.incarnation());
+        refusals.refuse(identity.source(), "incarnation", message.kind().wireName() + " of incarnation " + message.incarnation()
+                + ": this remote database is incarnation " + identity.incarnation() + " (the central side replicates an earlier install of it)");
         return false;
     }
 }

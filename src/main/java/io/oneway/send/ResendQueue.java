@@ -1,10 +1,9 @@
 package io.oneway.send;
 
 import org.apache.camel.Message;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import io.oneway.support.OnewayMetrics;
+import io.oneway.support.Refusals;
 import io.oneway.wire.ControlMessage;
 
 /**
@@ -17,11 +16,11 @@ import io.oneway.wire.ControlMessage;
  */
 public final class ResendQueue {
 
-    private static final Logger LOG = LoggerFactory.getLogger(ResendQueue.class);
     private final SourceIdentity identity;
     private final SendWindow window;
     private final long dedupMillis;
     private final OnewayMetrics metrics;
+    private final Refusals refusals;
 
     private ControlMessage pending;
     private long lastOffered = -1;
@@ -32,9 +31,10 @@ public final class ResendQueue {
     private int lastPiece;
     private long lastAt;
 
-    public ResendQueue(SourceIdentity identity, SendWindow window, long dedupMillis, OnewayMetrics metrics) {
+    public ResendQueue(SourceIdentity identity, SendWindow window, long dedupMillis, OnewayMetrics metrics, Refusals refusals) {
         this.identity = identity;
         this.metrics = metrics;
+        this.refusals = refusals;
         this.window = window;
         this.dedupMillis = dedupMillis;
     }
@@ -42,8 +42,8 @@ public final class ResendQueue {
     /** A verified resend request from the reply consumer. */
     public synchronized void offer(ControlMessage request) {
         if (!identity.incarnation().equals(request.incarnation())) {
-            LOG.warn("Ignored a resend request for incarnation {}: this remote database is incarnation {}", request.incarnation(),
-                    identity.incarnation());
+            refusals.refuse(identity.source(), "incarnation", "resend request of incarnation " + request.incarnation()
+                    + ": this remote database is incarnation " + identity.incarnation() + " (the central side replicates an earlier install of it)");
             return;
         }
         // the central side sends each request more than once (oneway.apply.request-copies): count it once
