@@ -90,8 +90,8 @@ public final class TransferMonitor {
         metrics.gauge("oneway_backlog_changes", s, () -> Math.max(0, progress.captured() - progress.acked()), "side", "remote");
         metrics.gauge("oneway_lag_seconds", s, () -> progress.lagSeconds(), "side", "remote");
         wal.registerMeters(s);
-        for (String state : List.of("central-silent", "messages-refused", "broker-unreachable", "database-unreachable", "capture-stopped", "capture-off", "sender-stopped",
-                "route-stopped", "route-failing", "route-stuck", "lock-wait", "monitor-stopped", "falling-behind")) {
+        for (String state : List.of("central-silent", "messages-refused", "broker-unreachable", "database-unreachable", "capture-stopped",
+                "capture-off", "sender-stopped", "route-stopped", "route-failing", "route-stuck", "lock-wait", "monitor-stopped", "falling-behind")) {
             metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, null) ? 1 : 0, "side", "remote", "state", state);
         }
         for (String name : List.of("oneway_messages_sent", "oneway_bytes_sent", "oneway_messages_received", "oneway_bytes_received",

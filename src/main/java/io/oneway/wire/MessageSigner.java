@@ -22,6 +22,10 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class MessageSigner {
 
+    /** Why a code does not verify, as a refusal tells it. */
+    static final String DOES_NOT_VERIFY = "integrity code does not verify (the source's key differs between the two sides, "
+            + "or the message was altered on the way)";
+
     private static final String ALGORITHM = "HmacSHA256";
     // keyed by source; each MessageSigner's keys are set once, before its first use, and a thread uses one signer's keys
     private final ThreadLocal<Map<String, Mac>> macs = ThreadLocal.withInitial(java.util.HashMap::new);
@@ -105,7 +109,7 @@ public final class MessageSigner {
             return Optional.of("integrity code is not Base64");
         }
         return MessageDigest.isEqual(given, code(source, input)) ? Optional.empty()
-                : Optional.of("integrity code does not verify (the source's key differs between the two sides, or the message was altered on the way)");
+                : Optional.of(DOES_NOT_VERIFY);
     }
 
     private String mac(String source, String[] input) {

@@ -44,7 +44,8 @@ class GapDetectorIT {
 
     private GapDetector detector(ReceiverSettings settings) {
         TableCatalog catalog = new TableCatalog("public.items");
-        return new GapDetector(new ChangeApplier(central, catalog, new SchemaChanges(catalog, "additive"), new SequenceValues(catalog), new SnapshotLoader(catalog), 4), new OnewayMetrics(),
+        return new GapDetector(new ChangeApplier(central, catalog, new SchemaChanges(catalog, "additive"), new SequenceValues(catalog),
+                new SnapshotLoader(catalog), 4), new OnewayMetrics(),
                 new Refusals(new OnewayMetrics(), 60_000), settings);
     }
 

@@ -102,7 +102,8 @@ class RefusedMessagesIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> stalled(central, "branch1", "messages-refused"));
         String health = central.health();
         assertTrue(health.contains("messages-refused (source branch1)")
-                && health.contains("of its changes known to wait and none received after position") && health.contains("over the limit of 20000 (oneway.wire.max-message-bytes)"), health);
+                && health.contains("of its changes known to wait and none received after position")
+                && health.contains("over the limit of 20000 (oneway.wire.max-message-bytes)"), health);
         await().atMost(Duration.ofSeconds(10)).until(() -> central.notifications("stalled", "messages-refused") > before);
         // refused at every resend the central side asks for, logged once
         await().atMost(Duration.ofSeconds(30)).until(() -> central.metric("oneway_refused_messages_total", "source=\"branch1\"") >= 10);

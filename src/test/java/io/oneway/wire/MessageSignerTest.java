@@ -59,7 +59,8 @@ class MessageSignerTest {
     @Test
     void another_source_key_does_not_verify() {
         ChangeRecord signedByB = signer.sign("b", "inc", change);
-        assertEquals(Optional.of("integrity code does not verify (the source's key differs between the two sides, or the message was altered on the way)"),
+        assertEquals(Optional.of("integrity code does not verify (the source's key differs between the two sides, "
+                + "or the message was altered on the way)"),
                 signer.check("a", "inc", signedByB));
     }
 
