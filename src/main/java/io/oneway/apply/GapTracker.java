@@ -47,6 +47,8 @@ final class GapTracker {
     private boolean repeated;
     private long answerMillis = -1;
     private long answerDeviation;
+    /** Requests sent for the current gap since it last moved or a piece of it came. */
+    private int requests;
 
     GapTracker(long resendAfterMillis, long rerequestAfterMillis, long maxRerequestAfterMillis, long settleMillis) {
         this.resendAfterMillis = resendAfterMillis;
@@ -90,6 +92,7 @@ final class GapTracker {
                 repeated = false;
                 interval = firstWait();
             }
+            requests = 0;
         }
         if (requestedAt == 0) {
             return seenInFrame || now - since >= resendAfterMillis;
@@ -108,6 +111,7 @@ final class GapTracker {
         requestId = id;
         requestedTo = to;
         timed = false;
+        requests++;
     }
 
     /** An answer took this long: the estimate moves as TCP's smoothed round trip and its deviation do (RFC 6298). */
@@ -137,6 +141,7 @@ final class GapTracker {
     /** Something of the missing position arrived (a piece): wait before asking again. */
     void progress(long now) {
         since = now;
+        requests = 0;
         if (requestedAt != 0) {
             requestedAt = now;
         }
@@ -150,5 +155,10 @@ final class GapTracker {
     /** Since when it is missing, ms. */
     long since() {
         return since;
+    }
+
+    /** The gap being tracked as the monitor reads it, or null when nothing is missing. */
+    ReceiverStatus.Unanswered unanswered() {
+        return missing < 0 ? null : new ReceiverStatus.Unanswered(missing, since, requests);
     }
 }

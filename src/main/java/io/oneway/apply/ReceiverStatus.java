@@ -22,12 +22,17 @@ package io.oneway.apply;
  * @param digest         the running digest at {@code applied}, Base64
  * @param clockOffsetMillis how far this replicator's clock is ahead of the source's (negative: behind), as its heartbeats tell,
  *                       0 when they agree within {@link ClockOffset#AGREE_MILLIS} or it is not known
+ * @param unanswered     the first position missing and what was asked for it, or null when nothing is missing
  */
 public record ReceiverStatus(long applied, long received, long highestKnown, long sourceCaptured, int parkedChanges, long parkedBytes, long staged,
         boolean halted, long lastHeardMillis, long appliedLoggedAtMillis, long appliedAtMillis, long applyFailingSinceMillis, String applyError,
-        String incarnation, String digest, long clockOffsetMillis) {
+        String incarnation, String digest, long clockOffsetMillis, Unanswered unanswered) {
 
-    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, null, null, null, 0);
+    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, null, null, null, 0, null);
+
+    /** A position missing since {@code sinceMillis} (or since a piece of it last came), asked for {@code requests} times since. */
+    public record Unanswered(long position, long sinceMillis, int requests) {
+    }
 
     /**
      * Changes the source announced (heartbeats, frames) and not yet applied: those it sent, and those
@@ -60,6 +65,6 @@ public record ReceiverStatus(long applied, long received, long highestKnown, lon
     ReceiverStatus heardAt(long millis, long captured) {
         return new ReceiverStatus(applied, received, highestKnown, Math.max(sourceCaptured, captured), parkedChanges, parkedBytes, staged, halted,
                 Math.max(lastHeardMillis, millis), appliedLoggedAtMillis, appliedAtMillis, applyFailingSinceMillis, applyError, incarnation, digest,
-                clockOffsetMillis);
+                clockOffsetMillis, unanswered);
     }
 }

@@ -601,6 +601,6 @@ final class SourceReceiver {
         lastHeard = Math.max(lastHeard, heardWhileBusy);
         status.set(new ReceiverStatus(applied, received(), highestKnown, sourceCaptured.get(), parked.count(), parked.bytes() + pieces.bytes(),
                 Math.max(0, staged - applied), halted, lastHeard, appliedLoggedAt, appliedAt, applyFailingSince, applyError, incarnation,
-                digest == null ? null : Fingerprint.text(digest), clock.millis()));
+                digest == null ? null : Fingerprint.text(digest), clock.millis(), gap.unanswered()));
     }
 }

@@ -20,6 +20,7 @@ import io.oneway.support.LinkSilence;
 import io.oneway.support.LockWaits;
 import io.oneway.support.OnewayMetrics;
 import io.oneway.support.PollWatch;
+import io.oneway.support.RecentEvents;
 import io.oneway.support.Refusals;
 import io.oneway.support.SqlScript;
 import io.oneway.support.StallWatch;
@@ -32,7 +33,8 @@ import io.oneway.support.StallWatch.Stall;
  * (nothing from it, not even a heartbeat, for oneway.notify.silent-after ms), the broker or the
  * central database unreachable, a source whose messages this side refuses while its changes wait
  * and none arrives (Refusals: a message limit under the source's frames, a key or an incarnation
- * that does not match), a statement applying changes waiting on a lock for
+ * that does not match), or whose missing changes are asked for again and again in vain while it is
+ * heard (lost on the way), a statement applying changes waiting on a lock for
  * oneway.notify.lock-wait-after ms (a replicated schema change behind a report's long query), a
  * route that no longer polls or whose every poll fails (PollWatch), applying a source's changes
  * failing for a reason that passes for as long as silent-after, and a source's changes applied
@@ -82,8 +84,8 @@ public final class SourcesMonitor {
             metrics.gauge("oneway_parked_changes", s, () -> status(s).parkedChanges());
             metrics.gauge("oneway_parked_bytes", s, () -> status(s).parkedBytes());
             metrics.gauge("oneway_staged_pending", s, () -> status(s).staged());
-            for (String state : List.of("source-silent", "messages-refused", "broker-unreachable", "database-unreachable", "route-stopped",
-                    "route-failing", "route-stuck", "lock-wait", "monitor-stopped", "apply-failing", "falling-behind")) {
+            for (String state : List.of("source-silent", "messages-refused", "changes-missing", "broker-unreachable", "database-unreachable",
+                    "route-stopped", "route-failing", "route-stuck", "lock-wait", "monitor-stopped", "apply-failing", "falling-behind")) {
                 metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, s) ? 1 : 0, "side", "central", "state", state);
             }
             for (String name : List.of("oneway_messages_received", "oneway_bytes_received", "oneway_messages_sent", "oneway_bytes_sent",
@@ -135,10 +137,13 @@ public final class SourcesMonitor {
                 List<String> stalls = new ArrayList<>();
                 // silent since it was last heard, and at least since this replicator started or the broker came back
                 long silentFor = link.silentFor(now, st.lastHeardMillis());
-                Stall refused = refused(s, st, silentFor, now);
-                if (refused != null) {
-                    found.add(refused);
-                    stalls.add(refused.state() + ": " + refused.cause());
+                Stall stopped = refused(s, st, silentFor, now);
+                if (stopped == null) {
+                    stopped = unanswered(s, st, silentFor, now);
+                }
+                if (stopped != null) {
+                    found.add(stopped);
+                    stalls.add(stopped.state() + ": " + stopped.cause());
                 } else if (brokerProblem == null && silentFor >= silentAfterMillis) {
                     // with the broker out of reach, a source's silence is no news
                     Stall silent = new Stall("source-silent", s, "nothing from source " + s + " for " + silentFor / 1000
@@ -206,7 +211,7 @@ public final class SourcesMonitor {
         // announced and not received: a long apply of what was received is not this
         long missing = Math.max(st.highestKnown(), st.sourceCaptured()) - st.received();
         boolean waiting = silentFor >= silentAfterMillis || missing > 0 && !st.halted();
-        Refusals.Recent r = waiting && stillFor >= silentAfterMillis ? refusals.since(source, now - stillFor) : null;
+        RecentEvents.Recent r = waiting && stillFor >= silentAfterMillis ? refusals.since(source, now - stillFor) : null;
         if (r == null || now - r.lastMillis() >= silentAfterMillis) {
             return null;
         }
@@ -214,6 +219,23 @@ public final class SourcesMonitor {
                 : missing + " of its changes known to wait and none received after position " + st.received() + " for " + stillFor / 1000 + " s";
         return new Stall("messages-refused", source, what + ": " + r.count() + " of its messages refused meanwhile, the last for "
                 + r.last() + " (this side's log tells each reason once, oneway_refused_messages counts them)");
+    }
+
+    /**
+     * The first missing position asked for again and again for silent-after ms while the source is
+     * heard (its heartbeats say it sent further): the answers do not arrive, lost on the way, or the
+     * source does not send them. Three requests at least: a receiver held by a long apply asks for
+     * nothing meanwhile, so what it let go over max-parked-bytes is not taken for this.
+     */
+    private Stall unanswered(String source, ReceiverStatus st, long silentFor, long now) {
+        ReceiverStatus.Unanswered u = st.unanswered();
+        if (u == null || st.halted() || silentFor >= silentAfterMillis || u.requests() < 3 || now - u.sinceMillis() < silentAfterMillis) {
+            return null;
+        }
+        return new Stall("changes-missing", source, "position " + u.position() + " missing for " + (now - u.sinceMillis()) / 1000
+                + " s though asked for " + u.requests() + " times, the source heard all the while (it sent up to " + st.highestKnown()
+                + "): what it sends does not arrive (lost on the way: a link or broker that drops messages, or cannot carry one of the "
+                + "remote's oneway.send.frame-bytes), or it does not send it (the remote replicator's status says)");
     }
 
     /**

@@ -3,6 +3,7 @@ package io.oneway.send;
 import org.apache.camel.Message;
 
 import io.oneway.support.OnewayMetrics;
+import io.oneway.support.RecentEvents;
 import io.oneway.support.Refusals;
 import io.oneway.wire.ControlMessage;
 
@@ -21,6 +22,8 @@ public final class ResendQueue {
     private final long dedupMillis;
     private final OnewayMetrics metrics;
     private final Refusals refusals;
+    /** The requests of the last while, for the transfer monitor: asked again and again while no ack comes, what is sent does not arrive. */
+    private final RecentEvents requests = new RecentEvents(1000);
 
     private ControlMessage pending;
     private long lastOffered = -1;
@@ -50,8 +53,14 @@ public final class ResendQueue {
         if (request.id() != lastOffered) {
             metrics.count("oneway_resend_requests", identity.source(), 1);
             lastOffered = request.id();
+            requests.add(System.currentTimeMillis(), request.from() + ".." + request.to());
         }
         pending = request;
+    }
+
+    /** @return the requests (each once, whatever its copies) at or after {@code fromMillis}, the last with its positions; or null */
+    public RecentEvents.Recent requestsSince(long fromMillis) {
+        return requests.since(fromMillis);
     }
 
     /**

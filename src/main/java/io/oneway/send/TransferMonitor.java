@@ -23,6 +23,7 @@ import io.oneway.support.LinkSilence;
 import io.oneway.support.LockWaits;
 import io.oneway.support.OnewayMetrics;
 import io.oneway.support.PollWatch;
+import io.oneway.support.RecentEvents;
 import io.oneway.support.Refusals;
 import io.oneway.support.SqlScript;
 import io.oneway.support.StallWatch;
@@ -32,7 +33,8 @@ import io.oneway.support.StallWatch.Stall;
  * The remote side's view of how the transfer goes, checked every oneway.notify.check-interval
  * ms: captured, sent, received and acknowledged positions, backlog and lag (published as
  * metrics), and the stalls it can see: the central side silent (changes wait and no ack at all
- * came for oneway.notify.silent-after ms), or its messages refused here meanwhile, the broker or the remote database unreachable, capture
+ * came for oneway.notify.silent-after ms), or its messages refused here meanwhile, what is sent not
+ * received there while it asks for it again and again (lost on the way), the broker or the remote database unreachable, capture
  * from the WAL failing, standing still while behind, or about to lose the WAL it needs, a
  * captured table whose capture is not in force (its trigger or publication changed by hand), the
  * sender not sending what waits, a route that no longer polls or whose every poll fails, a
@@ -60,12 +62,18 @@ public final class TransferMonitor {
     private final FallingBehind behind;
     private final LateChanges lateRecording;
     private final Refusals refusals;
+    private final ResendQueue resends;
+    /** The received position as the last check saw it, and since when (epoch ms). */
+    private long receivedSeen = -1;
+    private long receivedSeenAt;
     private volatile Progress progress = new Progress(0, 0, 0, Long.MAX_VALUE);
 
     public TransferMonitor(DataSource remote, SourceIdentity identity, SendWindow window, BrokerProbe broker, StallWatch watch,
-            WalReader wal, LockWaits lockWaits, OnewayMetrics metrics, Refusals refusals, long silentAfterMillis, long behindAfterMillis) {
+            WalReader wal, LockWaits lockWaits, OnewayMetrics metrics, Refusals refusals, ResendQueue resends, long silentAfterMillis,
+            long behindAfterMillis) {
         this.remote = remote;
         this.refusals = refusals;
+        this.resends = resends;
         this.identity = identity;
         this.window = window;
         this.link = new LinkSilence(broker);
@@ -90,8 +98,9 @@ public final class TransferMonitor {
         metrics.gauge("oneway_backlog_changes", s, () -> Math.max(0, progress.captured() - progress.acked()), "side", "remote");
         metrics.gauge("oneway_lag_seconds", s, () -> progress.lagSeconds(), "side", "remote");
         wal.registerMeters(s);
-        for (String state : List.of("central-silent", "messages-refused", "broker-unreachable", "database-unreachable", "capture-stopped",
-                "capture-off", "sender-stopped", "route-stopped", "route-failing", "route-stuck", "lock-wait", "monitor-stopped", "falling-behind")) {
+        for (String state : List.of("central-silent", "messages-refused", "changes-missing", "broker-unreachable", "database-unreachable",
+                "capture-stopped", "capture-off", "sender-stopped", "route-stopped", "route-failing", "route-stuck", "lock-wait", "monitor-stopped",
+                "falling-behind")) {
             metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, null) ? 1 : 0, "side", "remote", "state", state);
         }
         for (String name : List.of("oneway_messages_sent", "oneway_bytes_sent", "oneway_messages_received", "oneway_bytes_received",
@@ -137,7 +146,9 @@ public final class TransferMonitor {
         // silent since the last ack, and at least since this replicator started or the broker came back
         long silentFor = link.silentFor(now, window.lastHeard());
         // with the broker out of reach, the central side's silence is no news
-        if (brokerProblem == null && backlog > 0 && silentFor >= silentAfterMillis) {
+        Optional<Stall> missing = changesMissing(now);
+        missing.ifPresent(found::add);
+        if (missing.isEmpty() && brokerProblem == null && backlog > 0 && silentFor >= silentAfterMillis) {
             found.add(centralSilent(silentFor, now));
         }
         senderStopped(brokerProblem == null, now).ifPresent(found::add);
@@ -161,7 +172,7 @@ public final class TransferMonitor {
 
     /** Its messages refused here meanwhile (a damaged link, a key that does not match) are the cause, when there were any. */
     private Stall centralSilent(long silentFor, long now) {
-        Refusals.Recent r = refusals.since(identity.source(), now - silentFor);
+        RecentEvents.Recent r = refusals.since(identity.source(), now - silentFor);
         if (r != null && now - r.lastMillis() < silentAfterMillis) {
             return new Stall("messages-refused", identity.source(), "no ack accepted from the central side for " + silentFor / 1000 + " s: "
                     + r.count() + " of its messages refused meanwhile, the last for " + r.last()
@@ -169,6 +180,31 @@ public final class TransferMonitor {
         }
         return new Stall("central-silent", identity.source(), "no ack from the central side for " + silentFor / 1000
                 + " s (it is down, halted, or cut off, or it refuses what this side sends: its status and log say which)");
+    }
+
+    /**
+     * Sent changes the central side has not received for silent-after ms while it asks for them
+     * again and again (three requests at least, the last within silent-after ms) and this side sends
+     * them again: they are lost on the way. Its acks may keep coming all the while (they repeat
+     * what it holds), so neither its silence nor a backlog that stopped moving tell it sooner.
+     */
+    private Optional<Stall> changesMissing(long now) {
+        long received = window.received();
+        if (received != receivedSeen) {
+            receivedSeen = received;
+            receivedSeenAt = now;
+        }
+        if (window.lastSent() <= received || now - receivedSeenAt < silentAfterMillis) {
+            return Optional.empty();
+        }
+        RecentEvents.Recent asked = resends.requestsSince(receivedSeenAt);
+        if (asked == null || asked.count() < 3 || now - asked.lastMillis() >= silentAfterMillis) {
+            return Optional.empty();
+        }
+        return Optional.of(new Stall("changes-missing", identity.source(), "the central side has received nothing after position " + received
+                + " for " + (now - receivedSeenAt) / 1000 + " s, though it asked " + asked.count() + " times meanwhile for what it misses "
+                + "(the last: positions " + asked.last() + ") and this side sent it again: what this side sends does not reach it (lost on "
+                + "the way: a link or broker that drops messages, or cannot carry one of oneway.send.frame-bytes)"));
     }
 
     /**

@@ -1,8 +1,6 @@
 package io.oneway.support;
 
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -23,24 +21,15 @@ public final class Refusals {
     private static final int KEPT = 10_000;
     private static final Logger LOG = LoggerFactory.getLogger(Refusals.class);
 
-    /** Refusals since a moment: how many, the last one's time (epoch ms), and its reason and detail. */
-    public record Recent(int count, long lastMillis, String last) {
-    }
-
     private static final class Told {
         long at;
         long repeats;
     }
 
-    private static final class Kept {
-        final ArrayDeque<Long> times = new ArrayDeque<>();
-        String last;
-    }
-
     private final OnewayMetrics metrics;
     private final long quietMillis;
     private final Map<String, Told> told = new ConcurrentHashMap<>();
-    private final Map<String, Kept> kept = new ConcurrentHashMap<>();
+    private final Map<String, RecentEvents> kept = new ConcurrentHashMap<>();
 
     public Refusals(OnewayMetrics metrics, long quietMillis) {
         this.metrics = metrics;
@@ -62,28 +51,12 @@ public final class Refusals {
                 t.repeats++;
             }
         }
-        Kept k = kept.computeIfAbsent(String.valueOf(source), s -> new Kept());
-        synchronized (k) {
-            k.times.addLast(now);
-            if (k.times.size() > KEPT) {
-                k.times.removeFirst();
-            }
-            k.last = reason + ": " + detail;
-        }
+        kept.computeIfAbsent(String.valueOf(source), k -> new RecentEvents(KEPT)).add(now, reason + ": " + detail);
     }
 
-    /** @return the source's refusals at or after {@code fromMillis}, or null when there were none */
-    public Recent since(String source, long fromMillis) {
-        Kept k = kept.get(String.valueOf(source));
-        if (k == null) {
-            return null;
-        }
-        synchronized (k) {
-            int count = 0;
-            for (Iterator<Long> i = k.times.descendingIterator(); i.hasNext() && i.next() >= fromMillis;) {
-                count++;
-            }
-            return count == 0 ? null : new Recent(count, k.times.peekLast(), k.last);
-        }
+    /** @return the source's refusals at or after {@code fromMillis} (the last with its reason and detail), or null when there were none */
+    public RecentEvents.Recent since(String source, long fromMillis) {
+        RecentEvents k = kept.get(String.valueOf(source));
+        return k == null ? null : k.since(fromMillis);
     }
 }

@@ -1,6 +1,8 @@
 package io.oneway.apply;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -13,6 +15,21 @@ class GapTrackerTest {
     private long requestIds;
     /** The tracker takes a time of 0 for "not asked for yet"; the clock of these tests starts later. */
     private static final long T0 = 1_000_000;
+
+    @Test
+    void what_the_monitor_reads_is_the_gap_since_it_last_moved_and_the_requests_sent_for_it_since() {
+        assertNull(gap.unanswered(), "nothing missing");
+        askedFor(100, 0);
+        assertTrue(due(100, 1000));
+        gap.requested(++requestIds, 100, T0 + 1000);
+        assertEquals(new ReceiverStatus.Unanswered(100, T0, 2), gap.unanswered(), "asked for twice since it was found");
+        gap.progress(T0 + 1500);
+        assertEquals(new ReceiverStatus.Unanswered(100, T0 + 1500, 0), gap.unanswered(), "a piece came");
+        assertFalse(due(200, 2000), "another gap, known from a heartbeat only");
+        assertEquals(new ReceiverStatus.Unanswered(200, T0 + 2000, 0), gap.unanswered(), "counted anew");
+        assertFalse(due(-1, 2500));
+        assertNull(gap.unanswered(), "nothing missing any more");
+    }
 
     /** Position p found missing at t by a frame beyond it, and asked for. */
     private void askedFor(long p, long t) {

@@ -21,7 +21,7 @@ class RefusalsTest {
         refusals.refuse("a", "integrity", "heartbeat message dropped");
         refusals.refuse("b", "integrity", "heartbeat message dropped");
 
-        Refusals.Recent a = refusals.since("a", start);
+        RecentEvents.Recent a = refusals.since("a", start);
         assertEquals(4, a.count());
         assertEquals("integrity: heartbeat message dropped", a.last());
         assertTrue(a.lastMillis() >= start);

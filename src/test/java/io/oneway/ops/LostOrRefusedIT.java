@@ -19,21 +19,27 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import io.oneway.testing.CommandOutput;
+import io.oneway.testing.FrameDropper;
 import io.oneway.testing.Injector;
 import io.oneway.testing.ReplicationFixture;
 import io.oneway.testing.ReplicatorProcess;
 
 /**
- * SPEC §4, every stall visible: messages refused for good are the stall messages-refused, with the last reason, where the source
- * looked down or nothing was told at all. A remote replicator whose key is not the central side's (a typo) has every message
- * refused, heartbeats included: the central side said "source silent (its replicator is down, or cut off)". A central side whose
- * message limit is under the remote's frames refuses every frame while the heartbeats pass: it told nothing, and logged every
- * refusal (over 300 lines in 40 s). Now the central side tells each in health, metric, status and a notification, per source, and
- * logs a reason once; the remote's central-silent says that the central side may refuse what it sends. Replies refused on the
- * remote (junk on its replies queue while the central replicator is down) are told there the same way. Each ends once its cause does.
+ * SPEC §4, every stall visible: messages refused or lost for good are stalls with their cause, where the source looked down or
+ * nothing was told at all. Refused: the stall messages-refused, with the last reason. A remote replicator whose key is not the
+ * central side's (a typo) has every message refused, heartbeats included: the central side said "source silent (its replicator
+ * is down, or cut off)". A central side whose message limit is under the remote's frames refuses every frame while the heartbeats
+ * pass: it told nothing, and logged every refusal (over 300 lines in 40 s). Now the central side tells each in health, metric,
+ * status and a notification, per source, and logs a reason once; the remote's central-silent says that the central side may
+ * refuse what it sends. Replies refused on the remote (junk on its replies queue while the central replicator is down) are told
+ * there the same way. Lost: a harness between the queues that drops every change frame and passes the heartbeats left the
+ * central side silent (the source heard, its gap asked for in vain) and the remote saying the central side was silent, or
+ * nothing for five minutes while its acks repeated, though its resend requests kept coming; now both sides report the stall
+ * changes-missing, the central side with the position asked for, the remote with the requests it answered. Each ends once its
+ * cause does.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-class RefusedMessagesIT {
+class LostOrRefusedIT {
 
     private static final String TYPO_KEYS = "branch2=DEMO-ONLY-branch2-hmac-key-change-me-typo";
     private static ReplicationFixture fixture;
@@ -132,6 +138,40 @@ class RefusedMessagesIT {
         assertEquals(3000, number(fixture.central(), "select count(*) from shop.customers where id >= 10"));
         await().atMost(Duration.ofSeconds(30)).until(() -> branch1.metric("oneway_stalled") == 0
                 && branch1.notifications("recovered", "messages-refused") > 0);
+    }
+
+    @Test
+    @Order(4)
+    void frames_lost_on_the_way_while_heartbeats_pass_are_the_stall_changes_missing_on_both_sides_until_they_pass_again() throws Exception {
+        branch2.close();
+        Properties viaHarness = new Properties();
+        viaHarness.setProperty("oneway.send.endpoint", "jms:queue:DLQ");
+        branch2 = remote("branch2", viaHarness, "lost-branch2");
+        try (FrameDropper harness = new FrameDropper(fixture.brokerPort(), "DLQ", "oneway.branch2.changes")) {
+            exec(fixture.remote("branch2"), "insert into shop.customers(id, name) select g, 'lost ' || g from generate_series(5000, 5299) g");
+            await().atMost(Duration.ofSeconds(60)).until(() -> stalled(central, "branch2", "changes-missing"));
+            String health = central.health();
+            assertTrue(health.contains("changes-missing (source branch2)") && health.contains("missing for")
+                    && health.contains("the source heard all the while"), health);
+            assertEquals(0, central.metric("oneway_stalled", "source=\"branch2\",state=\"source-silent\""), health);
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                String status = CommandOutput.of(settings, "status");
+                assertTrue(status.contains("changes-missing: position"), "./oneway status names it in\n" + status);
+            });
+            await().atMost(Duration.ofSeconds(10)).until(() -> central.notifications("stalled", "changes-missing") > 0);
+            await().atMost(Duration.ofSeconds(30)).until(() -> branch2.metric("oneway_stalled", "state=\"changes-missing\"") > 0);
+            assertTrue(branch2.health().contains("times meanwhile for what it misses") && branch2.health().contains("this side sent it again"),
+                    branch2.health());
+            assertEquals(0, branch2.metric("oneway_stalled", "state=\"central-silent\""), "not told as down: " + branch2.health());
+            assertTrue(harness.dropped() > 0);
+
+            harness.passEverything();
+            fixture.awaitCaughtUp("branch2", Duration.ofSeconds(90));
+        }
+        assertEquals(300, number(fixture.central(), "select count(*) from shop.customers where id between 5000 and 5299"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> !stalled(central, "branch2", "changes-missing")
+                && central.notifications("recovered", "changes-missing") > 0 && branch2.metric("oneway_stalled") == 0
+                && branch2.notifications("recovered", "changes-missing") > 0);
     }
 
     private static ReplicatorProcess remote(String source, Properties own, String logName) {
