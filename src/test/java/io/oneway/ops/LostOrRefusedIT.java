@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import io.oneway.testing.CommandOutput;
-import io.oneway.testing.FrameDropper;
+import io.oneway.testing.MessageDropper;
 import io.oneway.testing.Injector;
 import io.oneway.testing.ReplicationFixture;
 import io.oneway.testing.ReplicatorProcess;
@@ -147,7 +148,7 @@ class LostOrRefusedIT {
         Properties viaHarness = new Properties();
         viaHarness.setProperty("oneway.send.endpoint", "jms:queue:DLQ");
         branch2 = remote("branch2", viaHarness, "lost-branch2");
-        try (FrameDropper harness = new FrameDropper(fixture.brokerPort(), "DLQ", "oneway.branch2.changes")) {
+        try (MessageDropper harness = new MessageDropper(fixture.brokerPort(), "DLQ", "oneway.branch2.changes", Set.of("changes", "chunk"))) {
             exec(fixture.remote("branch2"), "insert into shop.customers(id, name) select g, 'lost ' || g from generate_series(5000, 5299) g");
             await().atMost(Duration.ofSeconds(60)).until(() -> stalled(central, "branch2", "changes-missing"));
             String health = central.health();

@@ -1,5 +1,6 @@
 package io.oneway.testing;
 
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -15,11 +16,11 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import io.oneway.wire.Headers;
 
 /**
- * A harness between two queues: passes on every message, but drops change frames and chunks (by
- * their kind header) until told to pass everything; heartbeats and the rest go through. A link
- * that loses every large message while small ones pass.
+ * A harness between two queues: passes on every message, but drops those of some kinds (by their
+ * kind header: changes and chunk, the large ones; ack) until told to pass everything. A link that
+ * loses every message of a kind while the others pass.
  */
-public final class FrameDropper implements AutoCloseable {
+public final class MessageDropper implements AutoCloseable {
 
     private final ActiveMQConnectionFactory factory;
     private final Connection connection;
@@ -27,15 +28,17 @@ public final class FrameDropper implements AutoCloseable {
     private final AtomicBoolean dropping = new AtomicBoolean(true);
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicLong dropped = new AtomicLong();
+    private final Set<String> kinds;
 
-    public FrameDropper(int brokerPort, String from, String to) throws JMSException {
+    public MessageDropper(int brokerPort, String from, String to, Set<String> kinds) throws JMSException {
+        this.kinds = Set.copyOf(kinds);
         factory = new ActiveMQConnectionFactory("tcp://127.0.0.1:" + brokerPort);
         connection = factory.createConnection();
         Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
         MessageConsumer in = session.createConsumer(session.createQueue(from));
         MessageProducer out = session.createProducer(session.createQueue(to));
         connection.start();
-        thread = new Thread(() -> forward(in, out), "frame-dropper");
+        thread = new Thread(() -> forward(in, out), "message-dropper");
         thread.start();
     }
 
@@ -47,7 +50,7 @@ public final class FrameDropper implements AutoCloseable {
                     continue;
                 }
                 String kind = m.getStringProperty(Headers.KIND);
-                if (dropping.get() && ("changes".equals(kind) || "chunk".equals(kind))) {
+                if (dropping.get() && kind != null && kinds.contains(kind)) {
                     dropped.incrementAndGet();
                 } else {
                     out.send(m);
@@ -65,7 +68,7 @@ public final class FrameDropper implements AutoCloseable {
         dropping.set(false);
     }
 
-    /** Change frames and chunks dropped so far. */
+    /** Messages dropped so far. */
     public long dropped() {
         return dropped.get();
     }
