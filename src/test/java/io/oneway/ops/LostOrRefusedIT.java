@@ -48,9 +48,11 @@ class LostOrRefusedIT {
     private static ReplicatorProcess branch1;
     private static ReplicatorProcess branch2;
     private static Settings settings;
+    /** Between branch2's replicator and its queue once its key is right (its send endpoint DLQ): passes everything until test 4. */
+    private static MessageDropper harness;
 
     @BeforeAll
-    static void start() {
+    static void start() throws Exception {
         fixture = new ReplicationFixture("branch1", "branch2")
                 .with("oneway.notify.silent-after", "3000")
                 .with("oneway.send.heartbeat-interval", "1000")
@@ -67,10 +69,12 @@ class LostOrRefusedIT {
         exec(fixture.remote("branch1"), "insert into shop.customers(id, name) values (1, 'one')");
         fixture.awaitCaughtUp("branch1", Duration.ofSeconds(60));
         settings = Settings.load(Path.of(""), null).with(fixture.commandSettings("branch1"));
+        harness = new MessageDropper(fixture.brokerPort(), "DLQ", "oneway.branch2.changes", Set.of("changes", "chunk"));
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws Exception {
+        harness.close();
         fixture.close();
     }
 
@@ -94,7 +98,9 @@ class LostOrRefusedIT {
         assertTrue(refusalLines(central, "branch2") <= 2, "a reason logged once, not once per message:\n" + central.logLines());
 
         branch2.close();
-        branch2 = remote("branch2", new Properties(), "refused-branch2-fixed");
+        Properties viaHarness = new Properties();
+        viaHarness.setProperty("oneway.send.endpoint", "jms:queue:DLQ");
+        branch2 = remote("branch2", viaHarness, "refused-branch2-fixed");
         await().atMost(Duration.ofSeconds(30)).until(() -> !stalled(central, "branch2", "messages-refused")
                 && central.notifications("recovered", "messages-refused") > 0);
         fixture.awaitCaughtUp("branch2", Duration.ofSeconds(60));
@@ -144,11 +150,8 @@ class LostOrRefusedIT {
     @Test
     @Order(4)
     void frames_lost_on_the_way_while_heartbeats_pass_are_the_stall_changes_missing_on_both_sides_until_they_pass_again() throws Exception {
-        branch2.close();
-        Properties viaHarness = new Properties();
-        viaHarness.setProperty("oneway.send.endpoint", "jms:queue:DLQ");
-        branch2 = remote("branch2", viaHarness, "lost-branch2");
-        try (MessageDropper harness = new MessageDropper(fixture.brokerPort(), "DLQ", "oneway.branch2.changes", Set.of("changes", "chunk"))) {
+        harness.drop();
+        try {
             exec(fixture.remote("branch2"), "insert into shop.customers(id, name) select g, 'lost ' || g from generate_series(5000, 5299) g");
             await().atMost(Duration.ofSeconds(60)).until(() -> stalled(central, "branch2", "changes-missing"));
             String health = central.health();
@@ -166,9 +169,10 @@ class LostOrRefusedIT {
             assertEquals(0, branch2.metric("oneway_stalled", "state=\"central-silent\""), "not told as down: " + branch2.health());
             assertTrue(harness.dropped() > 0);
 
+        } finally {
             harness.passEverything();
-            fixture.awaitCaughtUp("branch2", Duration.ofSeconds(90));
         }
+        fixture.awaitCaughtUp("branch2", Duration.ofSeconds(90));
         assertEquals(300, number(fixture.central(), "select count(*) from shop.customers where id between 5000 and 5299"));
         await().atMost(Duration.ofSeconds(30)).until(() -> !stalled(central, "branch2", "changes-missing")
                 && central.notifications("recovered", "changes-missing") > 0 && branch2.metric("oneway_stalled") == 0

@@ -16,16 +16,16 @@ import org.apache.activemq.artemis.jms.client.ActiveMQConnectionFactory;
 import io.oneway.wire.Headers;
 
 /**
- * A harness between two queues: passes on every message, but drops those of some kinds (by their
- * kind header: changes and chunk, the large ones; ack) until told to pass everything. A link that
- * loses every message of a kind while the others pass.
+ * A harness between two queues: passes on every message, and once told to, drops those of some
+ * kinds (by their kind header: changes and chunk, the large ones; ack) until told to pass
+ * everything again. A link that loses every message of a kind while the others pass.
  */
 public final class MessageDropper implements AutoCloseable {
 
     private final ActiveMQConnectionFactory factory;
     private final Connection connection;
     private final Thread thread;
-    private final AtomicBoolean dropping = new AtomicBoolean(true);
+    private final AtomicBoolean dropping = new AtomicBoolean();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final AtomicLong dropped = new AtomicLong();
     private final Set<String> kinds;
@@ -61,6 +61,11 @@ public final class MessageDropper implements AutoCloseable {
                 throw new IllegalStateException(e);
             }
         }
+    }
+
+    /** From now on the messages of its kinds are dropped. */
+    public void drop() {
+        dropping.set(true);
     }
 
     /** From now on every message passes. */
