@@ -145,9 +145,9 @@ public final class TransferMonitor {
         long backlog = Math.max(0, progress.captured() - progress.acked());
         // silent since the last ack, and at least since this replicator started or the broker came back
         long silentFor = link.silentFor(now, window.lastHeard());
-        // with the broker out of reach, the central side's silence is no news
         Optional<Stall> missing = changesMissing(now);
         missing.ifPresent(found::add);
+        // with the broker out of reach, the central side's silence is no news
         if (missing.isEmpty() && brokerProblem == null && backlog > 0 && silentFor >= silentAfterMillis) {
             found.add(centralSilent(silentFor, now));
         }
