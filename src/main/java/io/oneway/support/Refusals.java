@@ -51,7 +51,15 @@ public final class Refusals {
                 t.repeats++;
             }
         }
-        kept.computeIfAbsent(String.valueOf(source), k -> new RecentEvents(KEPT)).add(now, reason + ": " + detail);
+        keep(source, reason, detail);
+    }
+
+    /**
+     * Keeps a refusal for the monitors under another source than the one it is counted for: a message
+     * of source S on the endpoint of T is counted for T, and kept for S too, whose silence it explains.
+     */
+    public void keep(String source, String reason, String detail) {
+        kept.computeIfAbsent(String.valueOf(source), k -> new RecentEvents(KEPT)).add(System.currentTimeMillis(), reason + ": " + detail);
     }
 
     /** @return the source's refusals at or after {@code fromMillis} (the last with its reason and detail), or null when there were none */

@@ -52,8 +52,9 @@ public final class MessageGate implements Processor {
             return;
         }
         if (expected != null && !expected.equals(source)) {
-            refusals.refuse(expected, "wrong-source", "message of source '" + source + "' arrived on the endpoint of '" + expected
-                    + "'. Nothing was taken from it");
+            String detail = "message of source '" + source + "' arrived on the endpoint of '" + expected + "'. Nothing was taken from it";
+            refusals.refuse(expected, "wrong-source", detail);
+            refusals.keep(source, "wrong-source", detail);
             return;
         }
         metrics.count("oneway_messages_received", source, 1);

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import io.oneway.support.RecentEvents;
+import io.oneway.support.Refusals;
 import io.oneway.testing.Injector;
 import io.oneway.testing.ReplicationFixture;
 import io.oneway.wire.ChangeFrame;
@@ -52,10 +54,14 @@ class RefusalIT {
 
     @Test
     @Order(2)
-    void a_forged_message_a_message_of_an_unknown_source_and_malformed_messages_change_nothing() throws Exception {
+    void a_forged_message_one_of_an_unknown_source_one_on_another_sources_queue_and_malformed_ones_change_nothing() throws Exception {
+        long before = System.currentTimeMillis();
         send("branch1", "branch1=an-attacker-guessed-this-key", insert(2, "shop.customers", "{\"id\": 666}", "{\"id\": 666, \"name\": \"forged\", \"balance\": 0}"));
         send("branch1", "intruder=the-intruder-has-its-own-key", frame("intruder",
                 insert(2, "shop.customers", "{\"id\": 667}", "{\"id\": 667, \"name\": \"intruder\", \"balance\": 0}")));
+        // signed with its own key, on the queue of another: kept for branch2's monitor too, whose silence it explains
+        send("branch1", KEYS, frame("branch2",
+                insert(2, "shop.customers", "{\"id\": 668}", "{\"id\": 668, \"name\": \"misrouted\", \"balance\": 0}")));
         sendRaw("oneway.branch1.changes", "{not json at all");
         sendRaw("oneway.branch1.changes", "{\"v\":1,\"kind\":\"changes\",\"source\":\"branch1\",\"incarnation\":\"" + INCARNATION
                 + "\",\"changes\":[{\"p\":\"two\"}]}");
@@ -63,7 +69,10 @@ class RefusalIT {
         send("branch1", KEYS, insert(2, "shop.customers", "{\"id\": 502}", "{\"id\": 502, \"name\": \"valid\", \"balance\": 0}"));
         awaitApplied("branch1", 2);
 
-        assertEquals(0, number(fixture.central(), "select count(*) from shop.customers where id in (666, 667)"));
+        assertEquals(0, number(fixture.central(), "select count(*) from shop.customers where id in (666, 667, 668)"));
+        RecentEvents.Recent misrouted = fixture.centralBean("sourceRefusals", Refusals.class).since("branch2", before);
+        assertTrue(misrouted != null && misrouted.last().equals("wrong-source: message of source 'branch2' arrived on the endpoint of 'branch1'. "
+                + "Nothing was taken from it"), String.valueOf(misrouted));
         assertEquals(2, number(fixture.central(), "select count(*) from oneway.receive_log where source_id = 'branch1'"));
         assertEquals(0, number(fixture.central(), "select count(*) from oneway.source_progress where source_id = 'intruder'"));
     }
