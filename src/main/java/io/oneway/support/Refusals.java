@@ -21,37 +21,25 @@ public final class Refusals {
     private static final int KEPT = 10_000;
     private static final Logger LOG = LoggerFactory.getLogger(Refusals.class);
 
-    private static final class Told {
-        long at;
-        long repeats;
-    }
-
     private final OnewayMetrics metrics;
-    private final long quietMillis;
-    private final Map<String, Told> told = new ConcurrentHashMap<>();
+    private final QuietLog quiet;
     private final Map<String, RecentEvents> kept = new ConcurrentHashMap<>();
 
     public Refusals(OnewayMetrics metrics, long quietMillis) {
         this.metrics = metrics;
-        this.quietMillis = quietMillis;
+        this.quiet = new QuietLog(quietMillis);
     }
 
     /** @param reason one of {@link OnewayMetrics#REFUSAL_REASONS} */
     public void refuse(String source, String reason, String detail) {
         metrics.count("oneway_refused_messages", source, 1, "reason", reason);
         long now = System.currentTimeMillis();
-        Told t = told.computeIfAbsent(source + '\u0000' + reason, k -> new Told());
-        synchronized (t) {
-            if (t.at == 0 || now - t.at >= quietMillis) {
-                LOG.warn("Refused a message for source {}: {}.{}", source, detail, t.repeats == 0 ? "" : " (" + t.repeats
-                        + " more refused for this reason since " + Instant.ofEpochMilli(t.at) + ", each counted in oneway_refused_messages)");
-                t.at = now;
-                t.repeats = 0;
-            } else {
-                t.repeats++;
-            }
+        QuietLog.Due due = quiet.due(source + '\u0000' + reason, now);
+        if (due != null) {
+            LOG.warn("Refused a message for source {}: {}.{}", source, detail, due.repeats() == 0 ? "" : " (" + due.repeats()
+                    + " more refused for this reason since " + Instant.ofEpochMilli(due.lastMillis()) + ", each counted in oneway_refused_messages)");
         }
-        keep(source, reason, detail);
+        keep(source, reason, detail, now);
     }
 
     /**
@@ -59,7 +47,11 @@ public final class Refusals {
      * of source S on the endpoint of T is counted for T, and kept for S too, whose silence it explains.
      */
     public void keep(String source, String reason, String detail) {
-        kept.computeIfAbsent(String.valueOf(source), k -> new RecentEvents(KEPT)).add(System.currentTimeMillis(), reason + ": " + detail);
+        keep(source, reason, detail, System.currentTimeMillis());
+    }
+
+    private void keep(String source, String reason, String detail, long now) {
+        kept.computeIfAbsent(String.valueOf(source), k -> new RecentEvents(KEPT)).add(now, reason + ": " + detail);
     }
 
     /** @return the source's refusals at or after {@code fromMillis} (the last with its reason and detail), or null when there were none */

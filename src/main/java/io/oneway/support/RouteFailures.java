@@ -1,8 +1,5 @@
 package io.oneway.support;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-
 import org.apache.camel.Exchange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,17 +15,10 @@ public final class RouteFailures {
 
     private static final Logger LOG = LoggerFactory.getLogger(RouteFailures.class);
 
-    private static final class Told {
-        long at;
-        long since;
-        long repeats;
-    }
-
-    private final long quietMillis;
-    private final Map<String, Told> told = new ConcurrentHashMap<>();
+    private final QuietLog quiet;
 
     public RouteFailures(long quietMillis) {
-        this.quietMillis = quietMillis;
+        this.quiet = new QuietLog(quietMillis);
     }
 
     public void record(Exchange exchange) {
@@ -36,18 +26,10 @@ public final class RouteFailures {
         Throwable root = root(e);
         String route = exchange.getFromRouteId();
         String cause = root == null ? "unknown" : root.getClass().getSimpleName() + ": " + firstLine(root.getMessage());
-        Told t = told.computeIfAbsent(route + '\u0000' + (root == null ? "" : root.getClass().getName()), k -> new Told());
-        long now = System.currentTimeMillis();
-        synchronized (t) {
-            if (t.at == 0 || now - t.at >= quietMillis) {
-                LOG.warn("Route {} failed: {}{}; the protocol tries again", route, cause,
-                        t.repeats == 0 ? "" : " (" + t.repeats + " failures like it since " + java.time.Instant.ofEpochMilli(t.since) + ")");
-                t.at = now;
-                t.since = now;
-                t.repeats = 0;
-            } else {
-                t.repeats++;
-            }
+        QuietLog.Due due = quiet.due(route + '\u0000' + (root == null ? "" : root.getClass().getName()), System.currentTimeMillis());
+        if (due != null) {
+            LOG.warn("Route {} failed: {}{}; the protocol tries again", route, cause, due.repeats() == 0 ? ""
+                    : " (" + due.repeats() + " failures like it since " + java.time.Instant.ofEpochMilli(due.lastMillis()) + ")");
         }
         LOG.debug("Route {} failed", route, e);
     }
