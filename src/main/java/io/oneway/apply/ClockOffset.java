@@ -64,6 +64,11 @@ final class ClockOffset {
                 Math.abs(now) / 1000.0, now > 0 ? "behind" : "ahead of");
     }
 
+    /** Whether a heartbeat made while the source held nothing back was heard in the last ten minutes that had such. */
+    synchronized boolean known() {
+        return !minutes.isEmpty();
+    }
+
     /** ms this replicator's clock is ahead of the source's (negative: behind); 0 when they agree or nothing was heard. */
     synchronized long millis() {
         long least = minutes.stream().mapToLong(m -> m[1]).min().orElse(0);

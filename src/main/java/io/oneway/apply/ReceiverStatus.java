@@ -23,15 +23,23 @@ package io.oneway.apply;
  * @param clockOffsetMillis how far this replicator's clock is ahead of the source's (negative: behind), as its heartbeats tell,
  *                       0 when they agree within {@link ClockOffset#AGREE_MILLIS} or it is not known
  * @param unanswered     the first position missing and what was asked for it, or null when nothing is missing
+ * @param unheard        what this side acked and the source's last heartbeat said it did not hear ({@link UnheardAcks}), or null
  */
 public record ReceiverStatus(long applied, long received, long highestKnown, long sourceCaptured, int parkedChanges, long parkedBytes, long staged,
         boolean halted, long lastHeardMillis, long appliedLoggedAtMillis, long appliedAtMillis, long applyFailingSinceMillis, String applyError,
-        String incarnation, String digest, long clockOffsetMillis, Unanswered unanswered) {
+        String incarnation, String digest, long clockOffsetMillis, Unanswered unanswered, Unheard unheard) {
 
-    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, null, null, null, 0, null);
+    static final ReceiverStatus NONE = new ReceiverStatus(0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, null, null, null, 0, null, null);
 
     /** A position missing since {@code sinceMillis} (or since a piece of it last came), asked for {@code requests} times since. */
     public record Unanswered(long position, long sinceMillis, int requests) {
+    }
+
+    /**
+     * A heartbeat that arrived at {@code heardAtMillis}, made at {@code madeAtMillis} (by this side's clock), said the source holds
+     * only up to {@code sourceHolds} as received, while this side first acked more at {@code ackedAtMillis}.
+     */
+    public record Unheard(long sourceHolds, long ackedAtMillis, long madeAtMillis, long heardAtMillis) {
     }
 
     /**
@@ -65,6 +73,6 @@ public record ReceiverStatus(long applied, long received, long highestKnown, lon
     ReceiverStatus heardAt(long millis, long captured) {
         return new ReceiverStatus(applied, received, highestKnown, Math.max(sourceCaptured, captured), parkedChanges, parkedBytes, staged, halted,
                 Math.max(lastHeardMillis, millis), appliedLoggedAtMillis, appliedAtMillis, applyFailingSinceMillis, applyError, incarnation, digest,
-                clockOffsetMillis, unanswered);
+                clockOffsetMillis, unanswered, unheard);
     }
 }

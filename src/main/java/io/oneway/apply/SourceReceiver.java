@@ -58,6 +58,8 @@ final class SourceReceiver {
     private final AtomicLong sourceCaptured = new AtomicLong();
     /** How far this replicator's clock is ahead of the source's: its changes' times are read on that clock. */
     private final ClockOffset clock = new ClockOffset();
+    /** Whether the source hears this side's acks, as its heartbeats tell. */
+    private final UnheardAcks acks = new UnheardAcks();
 
     private boolean loaded;
     private long applied;
@@ -226,6 +228,7 @@ final class SourceReceiver {
             // what the note calls for (staging) is done by the next tick, not on this consumer's thread, which a long
             // apply would keep from the heartbeats that follow
             noteWindow(heartbeat.window(), heartbeat.to());
+            acks.heard(heartbeat.window(), received(), heartbeat.clock(), clock, now);
             gap.answered(heartbeat.id(), now);
             Optional<ControlMessage> request = published(gapRequest(false));
             if (request.isPresent() || heartbeat.to() > received()) {
@@ -305,6 +308,7 @@ final class SourceReceiver {
         ackedApplied = appliedNow;
         ackedReceived = receivedNow;
         ackSentAt = now;
+        acks.sent(receivedNow, now);
         return Optional.of(ControlMessage.ack(source, knownIncarnation, appliedNow, receivedNow, digestNow));
     }
 
@@ -589,6 +593,7 @@ final class SourceReceiver {
     private synchronized void forgetAck() {
         ackedApplied = -1;
         ackedReceived = -1;
+        acks.forget();
     }
 
     private <T> T published(T result) {
@@ -601,6 +606,6 @@ final class SourceReceiver {
         lastHeard = Math.max(lastHeard, heardWhileBusy);
         status.set(new ReceiverStatus(applied, received(), highestKnown, sourceCaptured.get(), parked.count(), parked.bytes() + pieces.bytes(),
                 Math.max(0, staged - applied), halted, lastHeard, appliedLoggedAt, appliedAt, applyFailingSince, applyError, incarnation,
-                digest == null ? null : Fingerprint.text(digest), clock.millis(), gap.unanswered()));
+                digest == null ? null : Fingerprint.text(digest), clock.millis(), gap.unanswered(), acks.unheard()));
     }
 }

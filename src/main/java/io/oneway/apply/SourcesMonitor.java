@@ -34,7 +34,8 @@ import io.oneway.support.StallWatch.Stall;
  * central database unreachable, a source whose messages this side refuses while its changes wait
  * and none arrives (Refusals: a message limit under the source's frames, a key or an incarnation
  * that does not match), or whose missing changes are asked for again and again in vain while it is
- * heard (lost on the way), a statement applying changes waiting on a lock for
+ * heard (lost on the way), or whose heartbeats say it does not hear this side's acks while its
+ * window is full (lost on the way back), a statement applying changes waiting on a lock for
  * oneway.notify.lock-wait-after ms (a replicated schema change behind a report's long query), a
  * route that no longer polls or whose every poll fails (PollWatch), applying a source's changes
  * failing for a reason that passes for as long as silent-after, and a source's changes applied
@@ -84,7 +85,7 @@ public final class SourcesMonitor {
             metrics.gauge("oneway_parked_changes", s, () -> status(s).parkedChanges());
             metrics.gauge("oneway_parked_bytes", s, () -> status(s).parkedBytes());
             metrics.gauge("oneway_staged_pending", s, () -> status(s).staged());
-            for (String state : List.of("source-silent", "messages-refused", "changes-missing", "broker-unreachable", "database-unreachable",
+            for (String state : List.of("source-silent", "messages-refused", "changes-missing", "acks-unheard", "broker-unreachable", "database-unreachable",
                     "route-stopped", "route-failing", "route-stuck", "lock-wait", "monitor-stopped", "apply-failing", "falling-behind")) {
                 metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, s) ? 1 : 0, "side", "central", "state", state);
             }
@@ -140,6 +141,9 @@ public final class SourcesMonitor {
                 Stall stopped = refused(s, st, silentFor, now);
                 if (stopped == null) {
                     stopped = unanswered(s, st, silentFor, now);
+                }
+                if (stopped == null) {
+                    stopped = acksUnheard(s, st, silentFor, now);
                 }
                 if (stopped != null) {
                     found.add(stopped);
@@ -236,6 +240,24 @@ public final class SourcesMonitor {
                 + " s though asked for " + u.requests() + " times, the source heard all the while (it sent up to " + st.highestKnown()
                 + "): what it sends does not arrive (lost on the way: a link or broker that drops messages, or cannot carry one of the "
                 + "remote's oneway.send.frame-bytes), or it does not send it (the remote replicator's status says)");
+    }
+
+    /**
+     * The source's heartbeat, made silent-after ms or more after this side first acked more than the source holds as received,
+     * says its window is full with what it held before: the acks do not reach it, and it sends nothing new while this side has
+     * applied all it got. Told while such a heartbeat is the last one heard within silent-after ({@link UnheardAcks}), and it
+     * came in less than that: one that waited longer on the way (a link down both ways, its ack held too) tells of the past.
+     */
+    private Stall acksUnheard(String source, ReceiverStatus st, long silentFor, long now) {
+        ReceiverStatus.Unheard u = st.unheard();
+        if (u == null || st.halted() || silentFor >= silentAfterMillis || now - u.heardAtMillis() >= silentAfterMillis
+                || u.heardAtMillis() - u.madeAtMillis() >= silentAfterMillis || u.madeAtMillis() - u.ackedAtMillis() < silentAfterMillis) {
+            return null;
+        }
+        return new Stall("acks-unheard", source, "its heartbeats say it holds only up to position " + u.sourceHolds() + " as received, "
+                + (u.madeAtMillis() - u.ackedAtMillis()) / 1000 + " s after this side acked more (it holds up to " + st.received()
+                + "): its window is full and it sends nothing new, as this side's acks do not reach it (lost on the way back: the "
+                + "source's replies queue, a link or broker that drops or holds them; or the remote replicator refuses them, as its status says)");
     }
 
     /**

@@ -179,7 +179,8 @@ public final class TransferMonitor {
                     + " (this side's log tells each reason once, oneway_refused_messages counts them)");
         }
         return new Stall("central-silent", identity.source(), "no ack from the central side for " + silentFor / 1000
-                + " s (it is down, halted, or cut off, or it refuses what this side sends: its status and log say which)");
+                + " s (it is down, halted, or cut off, or it refuses what this side sends, or its acks are lost on the way here: its status "
+                + "and log say which)");
     }
 
     /**

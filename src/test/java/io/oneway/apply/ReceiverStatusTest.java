@@ -59,6 +59,6 @@ class ReceiverStatusTest {
 
     private static ReceiverStatus status(long applied, long announced, long sourceCaptured, long appliedLoggedAt, long appliedAt) {
         return new ReceiverStatus(applied, applied, announced, sourceCaptured, 0, 0, 0, false, appliedAt, appliedLoggedAt, appliedAt, 0, null, "i",
-                null, 0, null);
+                null, 0, null, null);
     }
 }

@@ -36,8 +36,10 @@ import io.oneway.testing.ReplicatorProcess;
  * there the same way. Lost: a harness between the queues that drops every change frame and passes the heartbeats left the
  * central side silent (the source heard, its gap asked for in vain) and the remote saying the central side was silent, or
  * nothing for five minutes while its acks repeated, though its resend requests kept coming; now both sides report the stall
- * changes-missing, the central side with the position asked for, the remote with the requests it answered. Each ends once its
- * cause does.
+ * changes-missing, the central side with the position asked for, the remote with the requests it answered. A harness that drops
+ * the acks on the way back while everything else passes fills the remote's window: the central side, having applied all it got,
+ * told nothing; now it reports acks-unheard, from the source's heartbeats that keep saying it holds less than was acked. Each
+ * ends once its cause does.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LostOrRefusedIT {
@@ -50,6 +52,8 @@ class LostOrRefusedIT {
     private static Settings settings;
     /** Between branch2's replicator and its queue once its key is right (its send endpoint DLQ): passes everything until test 4. */
     private static MessageDropper harness;
+    /** Between branch1's replies queue and its replicator (its reply endpoint ExpiryQueue): passes everything until test 5. */
+    private static MessageDropper acksHarness;
 
     @BeforeAll
     static void start() throws Exception {
@@ -62,7 +66,10 @@ class LostOrRefusedIT {
         limited.setProperty("oneway.wire.max-message-bytes", "20000");
         limited.setProperty("oneway.send.frame-bytes", "10000");
         central = fixture.watch(ReplicatorProcess.start("central", "256m", limited, "refused-central"));
-        branch1 = remote("branch1", new Properties(), "refused-branch1");
+        Properties repliesViaHarness = new Properties();
+        repliesViaHarness.setProperty("oneway.send.reply-endpoint", "jms:queue:ExpiryQueue");
+        acksHarness = new MessageDropper(fixture.brokerPort(), "oneway.branch1.replies", "ExpiryQueue", Set.of("ack"));
+        branch1 = remote("branch1", repliesViaHarness, "refused-branch1");
         Properties typo = new Properties();
         typo.setProperty("oneway.keys", TYPO_KEYS);
         branch2 = remote("branch2", typo, "refused-branch2");
@@ -75,6 +82,7 @@ class LostOrRefusedIT {
     @AfterAll
     static void stop() throws Exception {
         harness.close();
+        acksHarness.close();
         fixture.close();
     }
 
@@ -153,16 +161,7 @@ class LostOrRefusedIT {
         harness.drop();
         try {
             exec(fixture.remote("branch2"), "insert into shop.customers(id, name) select g, 'lost ' || g from generate_series(5000, 5299) g");
-            await().atMost(Duration.ofSeconds(60)).until(() -> stalled(central, "branch2", "changes-missing"));
-            String health = central.health();
-            assertTrue(health.contains("changes-missing (source branch2)") && health.contains("missing for")
-                    && health.contains("the source heard all the while"), health);
-            assertEquals(0, central.metric("oneway_stalled", "source=\"branch2\",state=\"source-silent\""), health);
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-                String status = CommandOutput.of(settings, "status");
-                assertTrue(status.contains("changes-missing: position"), "./oneway status names it in\n" + status);
-            });
-            await().atMost(Duration.ofSeconds(10)).until(() -> central.notifications("stalled", "changes-missing") > 0);
+            toldByTheCentralSide("branch2", "changes-missing", "changes-missing: position", "missing for", "the source heard all the while");
             await().atMost(Duration.ofSeconds(30)).until(() -> branch2.metric("oneway_stalled", "state=\"changes-missing\"") > 0);
             assertTrue(branch2.health().contains("times meanwhile for what it misses") && branch2.health().contains("this side sent it again"),
                     branch2.health());
@@ -177,6 +176,43 @@ class LostOrRefusedIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> !stalled(central, "branch2", "changes-missing")
                 && central.notifications("recovered", "changes-missing") > 0 && branch2.metric("oneway_stalled") == 0
                 && branch2.notifications("recovered", "changes-missing") > 0);
+    }
+
+    @Test
+    @Order(5)
+    void acks_lost_on_the_way_back_while_the_remotes_window_is_full_are_the_stall_acks_unheard_on_the_central_side() {
+        acksHarness.drop();
+        try {
+            // more than the remote's window of 10000: it fills, and the remote sends nothing new until an ack comes
+            exec(fixture.remote("branch1"), "insert into shop.customers(id, name) select g, 'unheard ' || g from generate_series(20000, 30499) g");
+            toldByTheCentralSide("branch1", "acks-unheard", "acks-unheard: its heartbeats say", "its heartbeats say it holds only up to position",
+                    "this side's acks do not reach it");
+            await().atMost(Duration.ofSeconds(30)).until(() -> branch1.metric("oneway_stalled", "state=\"central-silent\"") > 0);
+            assertTrue(branch1.health().contains("or its acks are lost on the way here"), branch1.health());
+            assertTrue(acksHarness.dropped() > 0);
+        } finally {
+            acksHarness.passEverything();
+        }
+        fixture.awaitCaughtUp("branch1", Duration.ofSeconds(90));
+        assertEquals(10_500, number(fixture.central(), "select count(*) from shop.customers where id between 20000 and 30499"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> !stalled(central, "branch1", "acks-unheard")
+                && central.notifications("recovered", "acks-unheard") > 0 && branch1.metric("oneway_stalled") == 0);
+    }
+
+    /** The central side tells the stall of the source in health (with each text), status and a notification, and not as a silent source. */
+    private static void toldByTheCentralSide(String source, String state, String statusText, String... healthTexts) {
+        await().atMost(Duration.ofSeconds(60)).until(() -> stalled(central, source, state));
+        String health = central.health();
+        assertTrue(health.contains(state + " (source " + source + ")"), health);
+        for (String text : healthTexts) {
+            assertTrue(health.contains(text), health);
+        }
+        assertEquals(0, central.metric("oneway_stalled", "source=\"" + source + "\",state=\"source-silent\""), health);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            String status = CommandOutput.of(settings, "status");
+            assertTrue(status.contains(statusText), "./oneway status names it in\n" + status);
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> central.notifications("stalled", state) > 0);
     }
 
     private static ReplicatorProcess remote(String source, Properties own, String logName) {
