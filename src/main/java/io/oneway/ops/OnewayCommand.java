@@ -12,6 +12,8 @@ import java.util.List;
 
 import javax.sql.DataSource;
 
+import org.apache.camel.util.URISupport;
+
 import io.oneway.ops.Verifier.TableResult;
 import io.oneway.support.SqlScript;
 
@@ -125,7 +127,8 @@ public final class OnewayCommand {
             default -> throw new IllegalArgumentException("install what? remote or central, not " + side);
         };
         SchemaInstaller.install(settings.installDataSource(side), part);
-        System.out.println("done: Oneway's " + side + " SQL is installed on " + settings.get("oneway." + side + ".jdbc-url"));
+        // a URL may carry the password (?password=, user:password@): it is not printed
+        System.out.println("done: Oneway's " + side + " SQL is installed on " + URISupport.sanitizeUri(settings.get("oneway." + side + ".jdbc-url")));
         return 0;
     }
 

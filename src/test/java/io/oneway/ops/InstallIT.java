@@ -8,9 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.postgresql.ds.PGSimpleDataSource;
 
 import io.oneway.ops.SchemaInstaller.Part;
+import io.oneway.testing.CommandOutput;
 import io.oneway.testing.PostgresFixture;
 import io.oneway.testing.PostgresFixture.TestDatabase;
 
@@ -30,6 +33,15 @@ import io.oneway.testing.PostgresFixture.TestDatabase;
  * it, rolled back and tried again, instead of deadlocking with it.
  */
 class InstallIT {
+
+    @Test
+    void the_install_command_names_the_database_without_a_password_its_url_carries() throws SQLException {
+        TestDatabase db = PostgresFixture.newDatabase("install_url", Part.REMOTE);
+        String url = db.jdbcUrl() + (db.jdbcUrl().contains("?") ? "&" : "?") + "password=not-for-the-log";
+        Settings settings = Settings.load(Path.of(""), null).with(Map.of("oneway.remote.jdbc-url", url, "oneway.install.user", "postgres"));
+        String out = CommandOutput.of(settings, "install", "remote");
+        assertTrue(out.contains("SQL is installed on jdbc:postgresql:") && out.contains("password=xxxxxx") && !out.contains("not-for-the-log"), out);
+    }
 
     @Test
     void the_remote_sql_installs_again_beside_an_open_writer_transaction_and_a_status_reader() throws SQLException {
