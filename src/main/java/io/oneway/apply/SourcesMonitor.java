@@ -85,8 +85,9 @@ public final class SourcesMonitor {
             metrics.gauge("oneway_parked_changes", s, () -> status(s).parkedChanges());
             metrics.gauge("oneway_parked_bytes", s, () -> status(s).parkedBytes());
             metrics.gauge("oneway_staged_pending", s, () -> status(s).staged());
-            for (String state : List.of("source-silent", "messages-refused", "changes-missing", "acks-unheard", "broker-unreachable", "database-unreachable",
-                    "route-stopped", "route-failing", "route-stuck", "lock-wait", "monitor-stopped", "apply-failing", "falling-behind")) {
+            for (String state : List.of("source-silent", "messages-refused", "changes-missing", "acks-unheard", "broker-unreachable",
+                    "database-unreachable", "route-stopped", "route-failing", "route-stuck", "lock-wait", "monitor-stopped", "apply-failing",
+                    "falling-behind")) {
                 metrics.gauge("oneway_stalled", s, () -> watch.inForce(state, s) ? 1 : 0, "side", "central", "state", state);
             }
             for (String name : List.of("oneway_messages_received", "oneway_bytes_received", "oneway_messages_sent", "oneway_bytes_sent",
