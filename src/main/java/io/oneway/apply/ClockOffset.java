@@ -64,14 +64,17 @@ final class ClockOffset {
                 Math.abs(now) / 1000.0, now > 0 ? "behind" : "ahead of");
     }
 
-    /** Whether a heartbeat made while the source held nothing back was heard in the last ten minutes that had such. */
-    synchronized boolean known() {
-        return !minutes.isEmpty();
+    /**
+     * The least difference itself (the offset plus the quickest trip), not taken as agreeing when small; {@link Long#MAX_VALUE}
+     * when no heartbeat made while the source held nothing back was heard.
+     */
+    synchronized long least() {
+        return minutes.stream().mapToLong(m -> m[1]).min().orElse(Long.MAX_VALUE);
     }
 
     /** ms this replicator's clock is ahead of the source's (negative: behind); 0 when they agree or nothing was heard. */
     synchronized long millis() {
-        long least = minutes.stream().mapToLong(m -> m[1]).min().orElse(0);
+        long least = minutes.isEmpty() ? 0 : least();
         return Math.abs(least) < AGREE_MILLIS ? 0 : least;
     }
 }

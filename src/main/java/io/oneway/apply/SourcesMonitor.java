@@ -56,6 +56,11 @@ public final class SourcesMonitor {
     private final Refusals refusals;
     /** Per source: the received position last seen, and when it was first seen (epoch ms). */
     private final Map<String, long[]> receivedSince = new HashMap<>();
+    /**
+     * Per source: when it was last found silent for half of silent-after or more, or the broker out of reach (epoch ms): the link
+     * may have been down both ways, or the broker lost the acks it held.
+     */
+    private final Map<String, Long> silentAt = new HashMap<>();
     private volatile List<String> sources = List.of();
 
     public SourcesMonitor(DataSource central, GapDetector detector, BrokerProbe broker, StallWatch watch, LockWaits lockWaits,
@@ -139,6 +144,9 @@ public final class SourcesMonitor {
                 List<String> stalls = new ArrayList<>();
                 // silent since it was last heard, and at least since this replicator started or the broker came back
                 long silentFor = link.silentFor(now, st.lastHeardMillis());
+                if (silentFor >= silentAfterMillis / 2 || brokerProblem != null) {
+                    silentAt.put(s, now);
+                }
                 Stall stopped = refused(s, st, silentFor, now);
                 if (stopped == null) {
                     stopped = unanswered(s, st, silentFor, now);
@@ -247,16 +255,23 @@ public final class SourcesMonitor {
      * The source's heartbeat, made silent-after ms or more after this side first acked more than the source holds as received,
      * says its window is full with what it held before: the acks do not reach it, and it sends nothing new while this side has
      * applied all it got. Told while such a heartbeat is the last one heard within silent-after ({@link UnheardAcks}), and it
-     * came in less than that: one that waited longer on the way (a link down both ways, its ack held too) tells of the past.
+     * came in less than that. After the source was silent (a link down both ways, which holds the acks too and is told as
+     * source-silent) or the broker out of reach (it lost the acks it held, told as broker-unreachable), the span counts from its
+     * end: the heartbeats the link held, arriving together when it comes back, say what the source lacked during the outage,
+     * and acks lost with a broker are sent again once it is back.
      */
     private Stall acksUnheard(String source, ReceiverStatus st, long silentFor, long now) {
         ReceiverStatus.Unheard u = st.unheard();
         if (u == null || st.halted() || silentFor >= silentAfterMillis || now - u.heardAtMillis() >= silentAfterMillis
-                || u.heardAtMillis() - u.madeAtMillis() >= silentAfterMillis || u.madeAtMillis() - u.ackedAtMillis() < silentAfterMillis) {
+                || u.heardAtMillis() - u.madeAtMillis() >= silentAfterMillis) {
+            return null;
+        }
+        long unheardFor = u.madeAtMillis() - Math.max(u.ackedAtMillis(), silentAt.getOrDefault(source, 0L));
+        if (unheardFor < silentAfterMillis) {
             return null;
         }
         return new Stall("acks-unheard", source, "its heartbeats say it holds only up to position " + u.sourceHolds() + " as received, "
-                + (u.madeAtMillis() - u.ackedAtMillis()) / 1000 + " s after this side acked more (it holds up to " + st.received()
+                + unheardFor / 1000 + " s after this side acked more (it holds up to " + st.received()
                 + "): its window is full and it sends nothing new, as this side's acks do not reach it (lost on the way back: the "
                 + "source's replies queue, a link or broker that drops or holds them; or the remote replicator refuses them, as its status says)");
     }

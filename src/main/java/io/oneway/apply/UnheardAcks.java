@@ -9,9 +9,14 @@ import io.oneway.wire.WindowNote;
  * them, a remote that refuses them) while its frames and heartbeats arrive, this side has applied everything it received and
  * sees nothing wrong, while the source's window is full and it sends nothing new. The source's heartbeats tell it, when its
  * window is full, what it holds as received: a heartbeat made a while after this side first acked more than that, by the
- * source's clock read on this side's ({@link ClockOffset}), shows the acks do not reach it. A heartbeat's making time and not
- * its arrival: heartbeats queued behind a backlog, or held by a link down both ways, carry what the source held back then.
- * Nothing is said while the clocks' offset is not known (a source heard only while it held changes back).
+ * source's clock read on this side's, shows the acks do not reach it. A heartbeat's making time and not its arrival: heartbeats
+ * queued behind a backlog, or held by a link down both ways, carry what the source held back then. The source's clock is read
+ * with the least difference between a heartbeat's arrival and its making seen, of every heartbeat and of those
+ * {@link ClockOffset} takes (made while the source held nothing back): each difference is the offset plus that heartbeat's
+ * trip, so the least is the closest to the offset, and a time read with it is never later than the making. The least of those
+ * ClockOffset takes alone was 15 s too high after a start while the link came up (heartbeats of an idle source queued for it,
+ * then a catch-up's only), which read fresh heartbeats as made 15 s later. Nothing is said while ClockOffset knows nothing (a
+ * source heard only while it held changes back: all its heartbeats may have queued behind its frames).
  */
 final class UnheardAcks {
 
@@ -21,6 +26,8 @@ final class UnheardAcks {
     /** {received, first sent at (epoch ms)}, oldest first */
     private final ArrayDeque<long[]> acks = new ArrayDeque<>();
     private ReceiverStatus.Unheard unheard;
+    /** The least difference between a heartbeat's arrival (this side's clock) and its making (the source's) seen. */
+    private long leastDifference = Long.MAX_VALUE;
 
     /** An ack saying {@code received} went out at {@code atMillis}. */
     synchronized void sent(long received, long atMillis) {
@@ -39,8 +46,13 @@ final class UnheardAcks {
      * this side holding {@code received}.
      */
     synchronized void heard(WindowNote note, long received, long madeAtMillis, ClockOffset clock, long nowMillis) {
-        long ackedAt = note.full() && note.senderReceived() < received && madeAtMillis > 0 && clock.known() ? firstBeyond(note.senderReceived()) : 0;
-        unheard = ackedAt == 0 ? null : new ReceiverStatus.Unheard(note.senderReceived(), ackedAt, madeAtMillis + clock.millis(), nowMillis);
+        if (madeAtMillis > 0) {
+            leastDifference = Math.min(leastDifference, nowMillis - madeAtMillis);
+        }
+        long offset = Math.min(leastDifference, clock.least());
+        long ackedAt = note.full() && note.senderReceived() < received && madeAtMillis > 0 && clock.least() != Long.MAX_VALUE
+                ? firstBeyond(note.senderReceived()) : 0;
+        unheard = ackedAt == 0 ? null : new ReceiverStatus.Unheard(note.senderReceived(), ackedAt, madeAtMillis + offset, nowMillis);
     }
 
     /** What the last heartbeat said the source did not hear, or null. */
@@ -52,6 +64,7 @@ final class UnheardAcks {
     synchronized void forget() {
         acks.clear();
         unheard = null;
+        leastDifference = Long.MAX_VALUE;
     }
 
     /** When an ack first said more than {@code position} (epoch ms), 0 when none did. */

@@ -34,6 +34,20 @@ class UnheardAcksTest {
     }
 
     @Test
+    void a_heartbeat_is_dated_by_the_least_difference_of_every_heartbeat_when_those_made_with_nothing_held_back_all_queued() {
+        UnheardAcks acks = new UnheardAcks();
+        // an idle source's heartbeats queued 15 s while the link came up: the only ones made with nothing held back
+        ClockOffset queued = new ClockOffset();
+        queued.heard(T - 15_000, T);
+        acks.sent(100, T + 1_000);
+        // a catch-up's heartbeats (changes held back) arrive at once: made at T + 2 s, T + 5 s by clocks that agree
+        acks.heard(WindowNote.full(50), 100, T + 2_000, queued, T + 2_010);
+        acks.heard(WindowNote.full(50), 100, T + 5_000, queued, T + 5_010);
+        assertEquals(T + 5_010, acks.unheard().madeAtMillis(), "made 4 s after the ack, not 19 s");
+        assertEquals(T + 1_000, acks.unheard().ackedAtMillis());
+    }
+
+    @Test
     void a_window_with_room_a_source_holding_what_this_side_holds_or_a_heartbeat_without_its_time_says_nothing() {
         UnheardAcks acks = new UnheardAcks();
         ClockOffset clock = slowClock();
