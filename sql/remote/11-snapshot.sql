@@ -90,7 +90,7 @@ begin
   begin
     execute format('select count(*) from %s t where (%s) and (%s)', qualified, coalesce(condition, 'true'),
                    case when bucket_count is null then 'true'
-                        else format('(abs(hashtext(%s::text)) %% %s)::int = any ($1)', oneway.image_expression(oneway.key_columns(tbl), 't'),
+                        else format('(abs(hashtext(%s::text)::bigint) %% %s)::int = any ($1)', oneway.image_expression(oneway.key_columns(tbl), 't'),
                                     bucket_count) end)
       into total using wanted_buckets;
   exception when syntax_error or undefined_column or undefined_function or datatype_mismatch then
@@ -191,7 +191,7 @@ begin
   keys := oneway.key_columns(s.relid);
   bucket := case when s.buckets is null then null else s.wanted[s.bucket_index] end;
   filter := concat_ws(' and ', 'true',
-                      case when bucket is not null then format('(abs(hashtext(%s::text)) %% %s)::int = %s',
+                      case when bucket is not null then format('(abs(hashtext(%s::text)::bigint) %% %s)::int = %s',
                                                                oneway.image_expression(keys, 't'), s.buckets, bucket) end,
                       case when s.after_key is not null then format('(%s) > %s', (select string_agg(format('t.%I', k), ', ')
                                                                                      from unnest(keys) k),

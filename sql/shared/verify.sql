@@ -1,7 +1,9 @@
 -- Oneway, both sides: what verify compares. Installed on the remote and the central database.
 -- A table's rows are spread over buckets by the hash of their primary key; per bucket the row
 -- count and a digest of the rows' text-form images (shared/text-forms.sql) in key order, so
--- every column's exact text counts: a JSON null against an SQL NULL, one character anywhere.
+-- every column's exact text counts: a JSON null against an SQL NULL, one character anywhere. The keys
+-- are ordered by their bytes (collation "C"), as a database's collation would order them differently
+-- on two databases that collate differently, and every bucket of equal tables would differ.
 -- Only buckets whose digests differ are read row by row. Identifiers come from the catalogue
 -- and are quoted; nothing is taken from input text. The settings text forms depend on are pinned.
 
@@ -19,12 +21,12 @@ begin
     raise exception 'table % has no primary key', tbl using errcode = '42P10';
   end if;
   return query execute format(
-    'select (abs(hashtext(%1$s::text)) %% %2$s)::int, count(*), md5(string_agg(md5(%4$s::text), '''' order by %1$s::text)) '
+    'select (abs(hashtext(%1$s::text)::bigint) %% %2$s)::int, count(*), md5(string_agg(md5(%4$s::text), '''' order by %1$s::text collate "C")) '
     'from %3$s t group by 1', oneway.image_expression(keys, 't'), buckets, tbl,
     oneway.image_expression(array(select c.name from oneway.stored_columns(tbl) c), 't'));
 end $$;
 
--- The keys and text-form images of the rows in the given buckets.
+-- The keys and text-form images of the rows in the given buckets (in no order: the caller orders them).
 create or replace function oneway.verify_rows(tbl regclass, buckets int, wanted int[])
 returns table (key text, image text)
 language plpgsql stable
@@ -34,7 +36,7 @@ declare
   keys text[] := oneway.key_columns(tbl);
 begin
   return query execute format(
-    'select %1$s::text, %4$s::text from %3$s t where (abs(hashtext(%1$s::text)) %% %2$s)::int = any($1) order by 1',
+    'select %1$s::text, %4$s::text from %3$s t where (abs(hashtext(%1$s::text)::bigint) %% %2$s)::int = any($1)',
     oneway.image_expression(keys, 't'), buckets, tbl,
     oneway.image_expression(array(select c.name from oneway.stored_columns(tbl) c), 't')) using wanted;
 end $$;

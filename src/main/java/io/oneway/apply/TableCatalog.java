@@ -138,7 +138,7 @@ public final class TableCatalog {
             }
             StringBuilder where = new StringBuilder("true");
             if (bucket) {
-                where.append(" and (abs(hashtext(").append(keyImage(keys)).append("::text)) % ?::int)::int = ?::int");
+                where.append(" and (abs(hashtext(").append(keyImage(keys)).append("::text)::bigint) % ?::int)::int = ?::int");
             }
             if (after) {
                 where.append(" and (").append(names(keys, "t.")).append(") > (").append(casts(keys, "(?::jsonb)")).append(")");

@@ -48,9 +48,14 @@ public final class PostgresFixture {
 
     /** Creates an empty database on the shared server. */
     public static TestDatabase newDatabase(String purpose) {
+        return newDatabase(purpose, "");
+    }
+
+    /** Creates an empty database on the shared server, with these options of CREATE DATABASE (a locale, say). */
+    public static TestDatabase newDatabase(String purpose, String options) {
         String name = purpose.toLowerCase().replaceAll("[^a-z0-9]", "_") + "_" + DATABASES.incrementAndGet();
         try (Connection c = server().getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
-            s.execute("create database " + name);
+            s.execute("create database " + name + " " + options);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot create test database " + name, e);
         }
@@ -64,7 +69,12 @@ public final class PostgresFixture {
 
     /** Creates a database on the shared server with one side of Oneway's SQL installed. */
     public static TestDatabase newDatabase(String purpose, SchemaInstaller.Part part) {
-        TestDatabase db = newDatabase(purpose);
+        return newDatabase(purpose, "", part);
+    }
+
+    /** Creates a database on the shared server with these options of CREATE DATABASE and one side of Oneway's SQL installed. */
+    public static TestDatabase newDatabase(String purpose, String options, SchemaInstaller.Part part) {
+        TestDatabase db = newDatabase(purpose, options);
         SchemaInstaller.install(db.dataSource(), part);
         return db;
     }
