@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.oneway.support.SqlScript;
@@ -112,6 +113,8 @@ public final class SnapshotLoader {
         JsonNode through = chunk.path("through");
         boolean bucket = !chunk.path("buckets").isNull() && !chunk.path("buckets").isMissingNode();
         JsonNode kept = chunk.path("kept");
+        JsonNode rows = chunk.path("rows");
+        requireSortedAlike(c, change, keys, after, through, rows, kept);
         String delete = catalog.scopeDelete(c, change, keys, bucket, after.isObject(), through.isObject(), kept.isArray());
         int deleted;
         try (PreparedStatement ps = c.prepareStatement(delete)) {
@@ -131,7 +134,6 @@ public final class SnapshotLoader {
             }
             deleted = ps.executeUpdate();
         }
-        JsonNode rows = chunk.path("rows");
         if (rows.size() > 0) {
             ChangeRecord first = insertOf(change, keys, rows.get(0));
             try (PreparedStatement ps = c.prepareStatement(catalog.batchStatement(catalog.statement(c, first)))) {
@@ -207,6 +209,45 @@ public final class SnapshotLoader {
             return JSON.readTree(json).toString();
         } catch (IOException e) {
             throw new ApplyHaltException(change, "the key is not valid JSON: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The chunk's range is the remote's key order; the delete of its scope reads it in this database's order. Where the
+     * two differ (a text key collated differently, an enum whose labels are ordered otherwise), a key of this chunk falls
+     * outside the range here, and rows of other chunks inside it: the delete would remove rows other chunks brought. So
+     * every key of the chunk must sort inside its range here, or the source halts before anything of it is applied.
+     */
+    private void requireSortedAlike(Connection c, ChangeRecord change, List<String> keys, JsonNode after, JsonNode through, JsonNode rows,
+            JsonNode kept) throws SQLException, ApplyHaltException {
+        ArrayNode chunkKeys = JSON.createArrayNode();
+        rows.forEach(row -> {
+            ObjectNode key = chunkKeys.addObject();
+            keys.forEach(k -> key.set(k, row.get(k)));
+        });
+        kept.forEach(chunkKeys::add);
+        if (chunkKeys.isEmpty() || !(after.isObject() || through.isObject())) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement(catalog.scopeOutsider(c, change, keys, after.isObject(), through.isObject()))) {
+            int p = 1;
+            ps.setString(p++, chunkKeys.toString());
+            for (JsonNode bound : List.of(after, through)) {
+                for (int k = 0; bound.isObject() && k < keys.size(); k++) {
+                    ps.setString(p++, bound.toString());
+                }
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    throw new ApplyHaltException(change, "the snapshot chunk of " + change.table() + " holds the key " + rs.getString(1)
+                            + ", which this database does not sort " + (after.isObject() ? "after " + after : "")
+                            + (after.isObject() && through.isObject() ? " and " : "") + (through.isObject() ? "at or before " + through : "")
+                            + ", as the remote did: the key columns sort differently here (their collations here: "
+                            + catalog.keyCollations(c, change, keys) + "), and the chunk's range would delete rows other chunks brought. "
+                            + "Nothing of it is applied. Make the central key columns sort as the remote's (the same collation: "
+                            + "alter table ... alter column ... type ... collate ...), then ./oneway resume");
+                }
+            }
         }
     }
 

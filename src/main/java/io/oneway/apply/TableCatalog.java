@@ -35,10 +35,20 @@ public final class TableCatalog {
     private volatile Set<Long> allowed;
 
     /** A column of a central table as the applier needs it. */
-    record Column(String name, String type, boolean generated, boolean identityAlways) {
+    /** @param collation the collation the column sorts by, quoted and qualified; null for a type that has none */
+    record Column(String name, String type, boolean generated, boolean identityAlways, String collation) {
+        Column(String name, String type, boolean generated, boolean identityAlways) {
+            this(name, type, generated, identityAlways, null);
+        }
+
         /** The text form in JSON object {@code alias}, cast to this column's type. */
         String cast(String alias) {
             return "(" + alias + " ->> " + literal(name) + ")::" + type;
+        }
+
+        /** As {@link #cast}, sorting as the column does (a cast alone sorts by the database's collation). */
+        String sortable(String alias) {
+            return collation == null ? cast(alias) : "(" + cast(alias) + " collate " + collation + ")";
         }
     }
 
@@ -128,14 +138,7 @@ public final class TableCatalog {
         List<Object> cacheKey = List.of(table.quotedName, "scope", keyColumns, bucket, after, through, kept);
         String sql = statements.get(cacheKey);
         if (sql == null) {
-            List<Column> keys = new ArrayList<>();
-            for (String name : keyColumns) {
-                Column column = table.columns.get(name);
-                if (column == null) {
-                    throw new ApplyHaltException(change, "key column \"" + name + "\" of the snapshot does not exist in " + table.quotedName);
-                }
-                keys.add(column);
-            }
+            List<Column> keys = keyColumns(table, change, keyColumns);
             StringBuilder where = new StringBuilder("true");
             if (bucket) {
                 where.append(" and (abs(hashtext(").append(keyImage(keys)).append("::text)::bigint) % ?::int)::int = ?::int");
@@ -154,6 +157,54 @@ public final class TableCatalog {
             statements.put(cacheKey, sql);
         }
         return sql;
+    }
+
+    /**
+     * The statement that finds a key of a snapshot chunk that this database does not sort inside the chunk's range (above
+     * {@code after}, at most {@code through}) as the remote did, by the key columns' own types and collations; its
+     * parameters: the keys (a JSON array of objects holding at least the key columns), then the bounds as in
+     * {@link #scopeDelete}. It returns the first such key and each key column's collation, or no row.
+     */
+    public String scopeOutsider(Connection c, ChangeRecord change, List<String> keyColumns, boolean after, boolean through)
+            throws ApplyHaltException, SQLException {
+        Table table = table(c, change);
+        List<Object> cacheKey = List.of(table.quotedName, "outsider", keyColumns, after, through);
+        String sql = statements.get(cacheKey);
+        if (sql == null) {
+            List<Column> keys = keyColumns(table, change, keyColumns);
+            List<String> outside = new ArrayList<>();
+            if (after) {
+                outside.add("not ((" + sortables(keys, "x.k") + ") > (" + sortables(keys, "(?::jsonb)") + "))");
+            }
+            if (through) {
+                outside.add("not ((" + sortables(keys, "x.k") + ") <= (" + sortables(keys, "(?::jsonb)") + "))");
+            }
+            sql = "select x.k::text from jsonb_array_elements(?::jsonb) as x(k) where " + (outside.isEmpty() ? "false" : String.join(" or ", outside))
+                    + " limit 1";
+            statements.put(cacheKey, sql);
+        }
+        return sql;
+    }
+
+    /** The collations the key columns sort by here, for a message ("id: none, name: pg_catalog.\"en-x-icu\""). */
+    public String keyCollations(Connection c, ChangeRecord change, List<String> keyColumns) throws ApplyHaltException, SQLException {
+        List<String> out = new ArrayList<>();
+        for (Column k : keyColumns(table(c, change), change, keyColumns)) {
+            out.add(k.name() + ": " + (k.collation() == null ? "none" : k.collation()));
+        }
+        return String.join(", ", out);
+    }
+
+    private static List<Column> keyColumns(Table table, ChangeRecord change, List<String> names) throws ApplyHaltException {
+        List<Column> keys = new ArrayList<>();
+        for (String name : names) {
+            Column column = table.columns.get(name);
+            if (column == null) {
+                throw new ApplyHaltException(change, "key column \"" + name + "\" of the snapshot does not exist in " + table.quotedName);
+            }
+            keys.add(column);
+        }
+        return keys;
     }
 
     /** The text-form image of the key, made as the remote makes it (sql/shared/text-forms.sql, image_expression). */
@@ -250,6 +301,14 @@ public final class TableCatalog {
         return String.join(", ", q);
     }
 
+    private static String sortables(List<Column> columns, String alias) {
+        List<String> q = new ArrayList<>(columns.size());
+        for (Column c : columns) {
+            q.add(c.sortable(alias));
+        }
+        return String.join(", ", q);
+    }
+
     private static String casts(List<Column> columns, String alias) {
         List<String> q = new ArrayList<>(columns.size());
         for (Column c : columns) {
@@ -300,7 +359,7 @@ public final class TableCatalog {
                 while (rs.next()) {
                     name = quote(rs.getString("schema_name")) + "." + quote(rs.getString("table_name"));
                     columns.put(rs.getString("column_name"), new Column(rs.getString("column_name"), rs.getString("type_name"),
-                            rs.getBoolean("generated"), rs.getBoolean("identity_always")));
+                            rs.getBoolean("generated"), rs.getBoolean("identity_always"), rs.getString("collation_name")));
                 }
                 return new Table(name, Map.copyOf(columns));
             }
