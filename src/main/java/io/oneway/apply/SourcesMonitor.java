@@ -256,9 +256,11 @@ public final class SourcesMonitor {
      * says its window is full with what it held before: the acks do not reach it, and it sends nothing new while this side has
      * applied all it got. Told while such a heartbeat is the last one heard within silent-after ({@link UnheardAcks}), and it
      * came in less than that. After the source was silent (a link down both ways, which holds the acks too and is told as
-     * source-silent) or the broker out of reach (it lost the acks it held, told as broker-unreachable), the span counts from its
-     * end: the heartbeats the link held, arriving together when it comes back, say what the source lacked during the outage,
-     * and acks lost with a broker are sent again once it is back.
+     * source-silent) or the broker out of reach (it lost the acks it held, told as broker-unreachable), the span counts from
+     * silent-after past its end: the heartbeats the link held, arriving together when it comes back, say what the source lacked
+     * during the outage, acks lost with a broker are sent again once it is back, and the way back comes back on its own, later
+     * than the way here (a core bridge's back-off, a consumer reconnecting: in a CI run the acks reached the source 13 s after
+     * the WAN came back, while its changes came at once).
      */
     private Stall acksUnheard(String source, ReceiverStatus st, long silentFor, long now) {
         ReceiverStatus.Unheard u = st.unheard();
@@ -266,12 +268,12 @@ public final class SourcesMonitor {
                 || u.heardAtMillis() - u.madeAtMillis() >= silentAfterMillis) {
             return null;
         }
-        long unheardFor = u.madeAtMillis() - Math.max(u.ackedAtMillis(), silentAt.getOrDefault(source, 0L));
+        long unheardFor = u.madeAtMillis() - Math.max(u.ackedAtMillis(), silentAt.getOrDefault(source, 0L) + silentAfterMillis);
         if (unheardFor < silentAfterMillis) {
             return null;
         }
         return new Stall("acks-unheard", source, "its heartbeats say it holds only up to position " + u.sourceHolds() + " as received, "
-                + unheardFor / 1000 + " s after this side acked more (it holds up to " + st.received()
+                + (u.madeAtMillis() - u.ackedAtMillis()) / 1000 + " s after this side acked more (it holds up to " + st.received()
                 + "): its window is full and it sends nothing new, as this side's acks do not reach it (lost on the way back: the "
                 + "source's replies queue, a link or broker that drops or holds them; or the remote replicator refuses them, as its status says)");
     }

@@ -140,6 +140,7 @@ public final class OnewayCommand {
     private static int verify(Settings settings, List<String> tables, boolean repair) throws SQLException {
         List<String> names = tables.isEmpty() ? Arrays.stream(settings.get("oneway.apply.tables").split(",")).map(String::trim).toList() : tables;
         Verifier verifier = new Verifier(settings.dataSource("remote"), settings.dataSource("central"), 10);
+        verifier.encodingNote().ifPresent(System.out::println);
         boolean equal = true;
         for (String table : names) {
             TableResult r = verifier.verify(table);

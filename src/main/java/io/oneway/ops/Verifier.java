@@ -12,6 +12,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -55,6 +56,27 @@ public final class Verifier {
         public String toString() {
             return table + ": " + (equal() ? "equal" : "DIFFERENT") + " (remote " + remoteRows + " rows, central " + centralRows + " rows"
                     + (differingKeys.isEmpty() ? "" : "; first differing keys " + differingKeys) + ")";
+        }
+    }
+
+    /**
+     * What an operator must know before reading verify's results, or empty: when the databases' encodings differ, rows
+     * are still compared by their UTF-8 text, but a key holding text outside ASCII has its bucket (the hash of its text
+     * in the database's encoding) differ between the sides.
+     */
+    public Optional<String> encodingNote() throws SQLException {
+        String r = encoding(remote);
+        String c = encoding(central);
+        return r.equals(c) ? Optional.empty() : Optional.of("note: the databases' encodings differ (remote " + r + ", central " + c
+                + "): rows are compared by their UTF-8 text, but a row whose key holds text outside ASCII falls in another bucket on "
+                + "each side, so its buckets show as differing without a differing key named, and --repair reloads them every time");
+    }
+
+    private static String encoding(DataSource ds) throws SQLException {
+        try (Connection c = ds.getConnection(); PreparedStatement ps = c.prepareStatement(SqlScript.load("shared/queries/read-encoding.sql"));
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getString(1);
         }
     }
 

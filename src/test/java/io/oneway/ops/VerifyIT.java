@@ -96,4 +96,23 @@ class VerifyIT {
         TableResult mended = new Verifier(remote, central, 10).verify("public.keyed");
         assertTrue(mended.equal(), "equal tables on databases that collate differently are equal: " + mended);
     }
+
+    @Test
+    void databases_of_different_encodings_compare_their_rows_by_their_utf8_text_and_say_what_their_buckets_cannot() throws SQLException {
+        DataSource remote = PostgresFixture.newDatabase("verify_latin1_remote", "template template0 encoding 'LATIN1' lc_collate 'C' lc_ctype 'C'",
+                Part.REMOTE).dataSource();
+        DataSource central = PostgresFixture.newDatabase("verify_utf8_central", Part.CENTRAL).dataSource();
+        for (DataSource db : List.of(remote, central)) {
+            exec(db, "create table accents (id int primary key, v text)");
+            exec(db, "insert into accents select i, 'café ' || i || ' naïve' from generate_series(1, 500) i");
+        }
+        Verifier verifier = new Verifier(remote, central, 10);
+
+        TableResult r = verifier.verify("public.accents");
+
+        assertTrue(r.equal(), "text outside ASCII under integer keys, in LATIN1 on one side and UTF8 on the other: " + r);
+        assertTrue(verifier.encodingNote().orElseThrow().contains("(remote LATIN1, central UTF8)"), verifier.encodingNote().toString());
+        exec(central, "update accents set v = 'café 7 naive' where id = 7");
+        assertEquals(List.of("{\"id\": \"7\"} (differs in v)"), verifier.verify("public.accents").differingKeys());
+    }
 }
