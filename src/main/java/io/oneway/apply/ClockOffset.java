@@ -8,8 +8,9 @@ import java.util.Locale;
  * How far this replicator's clock is ahead of a source's (its database's, which its changes' times
  * are read on), estimated from its heartbeats: each says when it was made by that clock and
  * arrives some time later by this one, so the least difference seen is the offset plus the
- * quickest trip. Only heartbeats made while the source held nothing back (captured all sent)
- * count: during a backlog they queue behind frames in the broker and their trip is the queue's.
+ * quickest trip. Only heartbeats made while the source held nothing back (captured all sent) and
+ * arriving when this side held all it had sent count: during a backlog, at the source or sent and
+ * waiting in the broker, they queue behind frames and their trip is the queue's.
  * The least of the last ten minutes that had such heartbeats is taken (a source busy for longer
  * keeps its last estimate: clocks drift slowly); under {@link #AGREE_MILLIS} apart the clocks are
  * taken to agree, as a trip is in every figure. Without it, a branch whose clock is ten minutes

@@ -218,8 +218,10 @@ final class SourceReceiver {
             }
             long now = System.currentTimeMillis();
             lastHeard = now;
-            if (heartbeat.captured() <= heartbeat.to()) {
-                // made while the source held nothing back: not queued behind a backlog's frames
+            if (heartbeat.captured() <= heartbeat.to() && received() >= heartbeat.to()) {
+                // made while the source held nothing back, and here when all it had sent was: not queued behind a backlog's frames,
+                // held back at the source or sent and waiting in the broker (a central side slower than its source: the first such
+                // heartbeat had waited 15.8 s there, read as the source's clock being as slow, and its late changes as on time)
                 clock.heard(heartbeat.clock(), now);
                 Optional.ofNullable(clock.news(source)).ifPresent(LOG::warn);
             }

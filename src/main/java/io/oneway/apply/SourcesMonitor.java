@@ -300,7 +300,8 @@ public final class SourcesMonitor {
             applies.reset();
             return null;
         }
-        String cause = applies.observe(now, st.applied(), st.appliedLoggedAtMillis());
+        // frames read and not applied wait: an apply run longer than half the span is not a quiet source
+        String cause = applies.observe(now, st.applied(), st.appliedLoggedAtMillis(), st.highestKnown() > st.applied());
         // frames waiting in the broker are not seen from here: the remote's own falling-behind says who sets the pace
         return cause == null ? null : new Stall("falling-behind", source, cause + "; the remote replicator's status says where the pace is set "
                 + "(its backlog sent and waiting for this side: the link or this side's apply, its time per change, locks, triggers and indexes of "

@@ -140,14 +140,16 @@ public final class TableCatalog {
         if (sql == null) {
             List<Column> keys = keyColumns(table, change, keyColumns);
             StringBuilder where = new StringBuilder("true");
-            if (bucket) {
-                where.append(" and (abs(hashtext(").append(keyImage(keys)).append("::text)::bigint) % ?::int)::int = ?::int");
-            }
             if (after) {
                 where.append(" and (").append(names(keys, "t.")).append(") > (").append(casts(keys, "(?::jsonb)")).append(")");
             }
             if (through) {
                 where.append(" and (").append(names(keys, "t.")).append(") <= (").append(casts(keys, "(?::jsonb)")).append(")");
+            }
+            // after the bounds, as the parameters come (a bucket's condition first took the bounds' parameters: a repair whose
+            // bucket needed more than one chunk halted the source with "cannot cast type integer to jsonb")
+            if (bucket) {
+                where.append(" and (abs(hashtext(").append(keyImage(keys)).append("::text)::bigint) % ?::int)::int = ?::int");
             }
             if (kept) {
                 where.append(" and not exists (select from jsonb_array_elements(?::jsonb) as x(k) where (").append(names(keys, "t."))

@@ -43,8 +43,10 @@ final class RepairWait {
                 }
                 progress = rs.getLong("rows_done") + " of " + rs.getLong("rows_total") + " rows reloaded in " + rs.getLong("chunks_done") + " chunks";
             }
+            // read at every turn: a source halted before the last chunk is logged holds the snapshot back (its chunks go only
+            // a few ahead of what the central side received), and the wait would never end
+            long applied = applied();
             if (target >= 0) {
-                long applied = applied();
                 if (applied >= target) {
                     return;
                 }
@@ -65,11 +67,19 @@ final class RepairWait {
         }
     }
 
+    /** Where the central database has applied the source to; a halted source ends the wait, as nothing comes until it is resumed. */
     private long applied() throws SQLException {
+        String source = settings.get("oneway.source.id");
         try (Connection c = settings.dataSource("central").getConnection();
-                PreparedStatement ps = OnewayCommand.prepare(c, "central/queries/read-progress.sql", settings.get("oneway.source.id"));
-                ResultSet rs = ps.executeQuery()) {
-            return rs.next() ? rs.getLong("applied_position") : 0;
+                PreparedStatement ps = OnewayCommand.prepare(c, "central/queries/read-progress.sql", source); ResultSet rs = ps.executeQuery()) {
+            if (!rs.next()) {
+                return 0;
+            }
+            if (rs.getBoolean("halted")) {
+                throw new IllegalStateException("the central database halted source " + source + ", so the repair of " + table
+                        + " waits behind it: " + rs.getString("halt_reason") + ". Once resumed, the repair goes on by itself; verify again then");
+            }
+            return rs.getLong("applied_position");
         }
     }
 }

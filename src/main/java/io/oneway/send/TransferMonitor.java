@@ -239,7 +239,7 @@ public final class TransferMonitor {
         }
         List<String> causes = new ArrayList<>(2);
         if (wal.enabled()) {
-            Optional.ofNullable(lateRecording.observe(now, wal.changesRecorded(), wal.recordedCommitMillis()))
+            Optional.ofNullable(lateRecording.observe(now, wal.changesRecorded(), wal.recordedCommitMillis(), false))
                     .map(cause -> cause + ": the WAL reader sets the pace, its slot " + wal.behindBytes() + " bytes behind the WAL "
                             + "(the recording's statements on the remote database, triggers on oneway.change_log, the WAL sender's decoding)")
                     .ifPresent(causes::add);

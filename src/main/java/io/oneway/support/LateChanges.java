@@ -48,16 +48,18 @@ public final class LateChanges {
     /**
      * Judged at each check where {@code done} moved; between those the last judgment stands (a
      * slow apply run moves it seldom). Told, it holds until it has not been found for half the span
-     * (HeldCause), or nothing has been handled for half the span: the source is quiet, or
-     * something else stops it, which its own stall tells. (Whether it is caught up neither user
-     * can tell: between two frames the central side has applied all it has read, and the WAL
-     * reader, between two reads, all the slot has sent.)
+     * (HeldCause), or nothing has been handled for half the span while nothing is known to wait:
+     * the source is quiet, or something else stops it, which its own stall tells. (Whether it is
+     * caught up neither user can tell: between two frames the central side has applied all it has
+     * read, and the WAL reader, between two reads, all the slot has sent.)
      *
      * @param done how far changes are handled: a position or a count, never going back
      * @param loggedAtMillis when the newest change handled was captured (0: not known)
+     * @param waiting changes are known to wait to be handled (the central side: read, and being
+     *                applied in one long run): not quiet
      * @return why the source falls behind, or null
      */
-    public String observe(long now, long done, long loggedAtMillis) {
+    public String observe(long now, long done, long loggedAtMillis, boolean waiting) {
         boolean moved = lastDone >= 0 && done > lastDone;
         lastDone = done;
         if (moved && loggedAtMillis != 0) {
@@ -70,7 +72,7 @@ public final class LateChanges {
             lastJudgment = judge(now);
             verdict = held.update(now, lastJudgment, false);
         } else {
-            boolean quiet = lastMovedAt < 0 || now - lastMovedAt >= afterMillis / 2;
+            boolean quiet = (lastMovedAt < 0 || now - lastMovedAt >= afterMillis / 2) && !waiting;
             if (lastJudgment == null || quiet) {
                 verdict = held.update(now, null, quiet);
             }

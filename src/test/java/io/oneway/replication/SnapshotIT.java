@@ -132,11 +132,14 @@ class SnapshotIT {
         TableResult before = new Verifier(remote, fixture.central(), 10).verify("shop.customers");
         assertTrue(before.differingKeys().contains("{\"id\": \"3112781969\"} (differs in name)"), before.toString());
 
-        assertEquals(0, OnewayCommand.run(settings, "verify", List.of("--repair", "shop.customers")));
+        // chunks of 100 rows: a bucket of this table (about 400) takes several, each bounded by keys as well as by its bucket
+        assertEquals(0, OnewayCommand.run(settings.with(Map.of("oneway.snapshot.chunk-rows", "100")), "verify", List.of("--repair", "shop.customers")));
 
         assertTrue(new Verifier(remote, fixture.central(), 10).verify("shop.customers").equal());
-        Map<String, Object> snapshot = rows(remote, "select buckets, cardinality(wanted) as wanted, rows_total, state from oneway.snapshot "
+        Map<String, Object> snapshot = rows(remote, "select buckets, cardinality(wanted) as wanted, rows_total, chunks_done, state from oneway.snapshot "
                 + "where table_name = 'shop.customers'").get(0);
+        assertTrue(((Number) snapshot.get("chunks_done")).longValue() > 2 * ((Number) snapshot.get("wanted")).longValue(),
+                "several chunks to a bucket: " + snapshot);
         assertEquals(Verifier.BUCKETS, ((Number) snapshot.get("buckets")).intValue());
         assertTrue(((Number) snapshot.get("wanted")).intValue() <= 5, "at most the 5 buckets of the 5 keys: " + snapshot);
         assertTrue(((Number) snapshot.get("rows_total")).longValue() < total / 4, "a part of the table reloaded: " + snapshot + " of " + total);
